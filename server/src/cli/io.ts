@@ -1,0 +1,16 @@
+/** What a CLI command may touch: its arguments, its output streams, stdin, and the working directory. */
+export interface CliIo {
+  readonly cwd: string;
+  out(text: string): void;
+  err(text: string): void;
+  /** Reads all of standard input (for batch modes). */
+  readStdin(): Promise<string>;
+}
+
+/** One `agentcfg <name>` sub-command. `run` returns the process exit status. */
+export interface CliCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  run(argv: readonly string[], io: CliIo): Promise<number>;
+}
