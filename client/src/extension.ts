@@ -1,0 +1,67 @@
+/**
+ * The VS Code side: starts the language server, holds the output channel, and offers the
+ * restart command. Everything else lives in the server (see ARCHITECTURE.md).
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { DOCUMENT_SELECTOR } from './documentSelector';
+
+const CLIENT_ID = 'gitlabAgentConfig';
+const CLIENT_NAME = 'GitLab Agent Config';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel(CLIENT_NAME);
+  context.subscriptions.push(output);
+  output.appendLine(`Activating ${CLIENT_NAME} ${String(context.extension.packageJSON.version)}`);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('gitlabAgentConfig.restartServer', async () => {
+      output.appendLine('Restarting the language server');
+      if (!client) return startClient(context, output);
+      try {
+        await client.restart();
+      } catch (err) {
+        reportFailure(output, 'restart the GitLab agent config language server', err);
+      }
+    }),
+    vscode.commands.registerCommand('gitlabAgentConfig.showOutput', () => output.show(true)),
+  );
+
+  await startClient(context, output);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}
+
+async function startClient(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6010'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: output,
+    synchronize: { configurationSection: CLIENT_ID },
+  };
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  try {
+    await client.start();
+    output.appendLine('Language server started');
+  } catch (err) {
+    reportFailure(output, 'start the GitLab agent config language server', err);
+  }
+}
+
+/** Failures are shown to the user, with the log one click away, never swallowed. */
+function reportFailure(output: vscode.OutputChannel, what: string, err: unknown): void {
+  const detail = err instanceof Error ? err.message : String(err);
+  output.appendLine(`Failed to ${what}: ${err instanceof Error ? (err.stack ?? detail) : detail}`);
+  void vscode.window.showErrorMessage(`Could not ${what}: ${detail}`, 'Show Output').then((choice) => {
+    if (choice === 'Show Output') output.show(true);
+  });
+}

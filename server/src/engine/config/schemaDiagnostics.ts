@@ -1,0 +1,210 @@
+import type { ErrorObject } from 'ajv';
+import { isMap, isSeq, type Node } from 'yaml';
+import type { EngineDiagnostic, Range } from '../diagnostics';
+import { closestMatch } from '../text/didYouMean';
+import { agentConfigValidator } from './agentConfigSchema';
+import type { CompatibilityTarget } from './compatibilityTarget';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
+
+type DataPath = (string | number)[];
+
+/**
+ * Validates the parsed configuration against the JSON Schema and turns every error into a
+ * diagnostic on the exact key or value at fault, in words a user can act on.
+ */
+export function schemaDiagnostics(parsed: ParsedYaml, target: CompatibilityTarget): EngineDiagnostic[] {
+  const validate = agentConfigValidator(target);
+  if (validate(parsed.value)) return [];
+  const out: EngineDiagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const diagnostic = describe(error, parsed, target);
+    if (!diagnostic) continue;
+    const key = `${diagnostic.code}|${diagnostic.range.start.line}:${diagnostic.range.start.character}|${diagnostic.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(diagnostic);
+  }
+  return out;
+}
+
+function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityTarget): EngineDiagnostic | null {
+  const path = parsePointer(error.instancePath);
+  const where = humanPath(path);
+  const schema = error.parentSchema as Record<string, unknown> | undefined;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const allowed = Object.keys((schema?.properties as Record<string, unknown>) ?? {}).filter((k) => !isRetired(schema, k));
+      const suggestion = closestMatch(key, allowed);
+      const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
+      return {
+        range: keyRange(parsed, [...path, key]),
+        severity: 'error',
+        code: 'schema.unknownKey',
+        message: `Unknown key "${key}" ${where ? `in ${where}` : 'at the top level'}.${hint} Allowed keys: ${allowed.join(', ')}.`,
+        data: { key, allowed, ...(suggestion ? { suggestion } : {}) },
+      };
+    }
+    case 'x-removed': {
+      const removed = error.schema as { since: string; message: string; replacement?: string };
+      return {
+        range: keyRange(parsed, path),
+        severity: 'error',
+        code: 'schema.removedKey',
+        message: removed.message,
+        data: { since: removed.since, ...(removed.replacement ? { replacement: removed.replacement } : {}) },
+      };
+    }
+    case 'x-proposal':
+      return {
+        range: keyRange(parsed, path),
+        severity: 'error',
+        code: 'target.unsupportedKey',
+        message: `"${path[path.length - 1]}" belongs to the proposed rules design and is not shipped by GitLab: the agent would reject the whole configuration (compatibility target: ${target}).`,
+      };
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return {
+        range: containerRange(parsed, path),
+        severity: 'error',
+        code: 'schema.missingKey',
+        message: `Missing required key "${missing}" in ${where || 'the configuration'}.`,
+        data: { key: missing },
+      };
+    }
+    case 'type': {
+      const expected = [(error.params as { type: string | string[] }).type].flat().filter((t) => t !== 'null');
+      const article = expected.length === 1 && expected[0] === 'object' ? 'a mapping' : expected.map(typeName).join(' or ');
+      return valueDiagnostic(parsed, path, 'schema.type', `${subject(where)} must be ${article}, got ${describeValue(error.data)}.`);
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
+      const suggestion = typeof error.data === 'string' ? closestMatch(error.data, allowed.map((a) => JSON.parse(a) as string)) : null;
+      return valueDiagnostic(parsed, path, 'schema.enum', `${subject(where)} must be one of ${allowed.join(', ')}, got ${describeValue(error.data)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, suggestion ? { suggestion } : undefined);
+    }
+    case 'pattern':
+      return valueDiagnostic(parsed, path, formatCode(schema), `${subject(where)} ${formatRequirement(schema)}, got ${describeValue(error.data)}.`);
+    case 'minLength':
+      return valueDiagnostic(parsed, path, 'schema.empty', `${subject(where)} must not be empty.`);
+    case 'maxLength':
+      return valueDiagnostic(parsed, path, 'schema.tooLong', `${subject(where)} must be at most ${(error.params as { limit: number }).limit} characters, got ${String(error.data).length}.`);
+    case 'minProperties':
+    case 'maxProperties': {
+      const options = Object.keys((schema?.properties as Record<string, unknown>) ?? {});
+      if (schema?.['x-oneof']) return valueDiagnostic(parsed, path, 'schema.oneOf', `${subject(where)} must set exactly one of: ${options.join(', ')}.`);
+      return valueDiagnostic(parsed, path, 'schema.properties', `${subject(where)} ${error.message ?? 'is invalid'}.`);
+    }
+    case 'minimum':
+    case 'maximum': {
+      const { comparison, limit } = error.params as { comparison: string; limit: number };
+      return valueDiagnostic(parsed, path, 'schema.range', `${subject(where)} must be ${comparison} ${limit}, got ${describeValue(error.data)}.`);
+    }
+    case 'minItems':
+      return valueDiagnostic(parsed, path, 'schema.minItems', `${subject(where)} must have at least ${(error.params as { limit: number }).limit} item(s).`);
+    default:
+      return valueDiagnostic(parsed, path, `schema.${error.keyword}`, `${subject(where)} ${error.message ?? 'is invalid'}.`);
+  }
+}
+
+function isRetired(schema: Record<string, unknown> | undefined, key: string): boolean {
+  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Boolean(properties[key]?.['x-removed']);
+}
+
+function valueDiagnostic(parsed: ParsedYaml, path: DataPath, code: string, message: string, data?: Record<string, unknown>): EngineDiagnostic {
+  return { range: valueRange(parsed, path), severity: 'error', code, message, ...(data ? { data } : {}) };
+}
+
+function formatCode(schema: Record<string, unknown> | undefined): string {
+  const format = schema?.['x-format'];
+  return typeof format === 'string' ? `schema.format.${format}` : 'schema.pattern';
+}
+
+function formatRequirement(schema: Record<string, unknown> | undefined): string {
+  switch (schema?.['x-format']) {
+    case 'dns1123Label':
+      return 'must be a DNS-1123 label (at most 63 lowercase letters, digits or "-", starting and ending with a letter or digit)';
+    case 'duration':
+      return 'must be a duration in seconds with an "s" suffix, such as "3600s"';
+    default:
+      return `must match the pattern ${String(schema?.pattern)}`;
+  }
+}
+
+function typeName(type: string): string {
+  return type === 'integer' ? 'an integer' : type === 'array' ? 'a list' : type === 'object' ? 'a mapping' : `a ${type}`;
+}
+
+function subject(where: string): string {
+  return where ? `"${where}"` : 'The configuration';
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** `/ci_access/projects/0/id` → ['ci_access', 'projects', 0, 'id'] (JSON Pointer unescaping). */
+export function parsePointer(pointer: string): DataPath {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** ['ci_access', 'projects', 0, 'id'] → `ci_access.projects[0].id`. */
+export function humanPath(path: readonly (string | number)[]): string {
+  return path.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
+}
+
+function fallbackRange(parsed: ParsedYaml): Range {
+  return parsed.index.range(0, parsed.index.lineEnd(0));
+}
+
+function span(parsed: ParsedYaml, node: Node | null | undefined): Range | null {
+  const s = nodeSpan(node);
+  return s ? parsed.index.range(s[0], s[1]) : null;
+}
+
+/** The key of a mapping entry (for unknown, removed or unsupported keys). */
+function keyRange(parsed: ParsedYaml, path: DataPath): Range {
+  if (!parsed.doc) return fallbackRange(parsed);
+  const target = nodeAtPath(parsed.doc, path);
+  return span(parsed, target?.pair?.key as Node | undefined) ?? span(parsed, target?.node) ?? containerRange(parsed, path.slice(0, -1));
+}
+
+/**
+ * The value at a path. For a value-less key (`key:`) or a mapping/list value that spans several
+ * lines, the key: a squiggle over a whole block says less than one on its key.
+ */
+function valueRange(parsed: ParsedYaml, path: DataPath): Range {
+  if (!parsed.doc) return fallbackRange(parsed);
+  const target = nodeAtPath(parsed.doc, path);
+  const key = target?.pair?.key as Node | undefined;
+  if (key && (isMap(target?.node) || isSeq(target?.node))) return span(parsed, key) ?? fallbackRange(parsed);
+  return span(parsed, target?.node) ?? span(parsed, target?.pair?.key as Node | undefined) ?? (path.length ? containerRange(parsed, path.slice(0, -1)) : fallbackRange(parsed));
+}
+
+/**
+ * Where to report a problem with a whole mapping (such as a missing key): the key that holds it,
+ * or for a list item the item's first line.
+ */
+function containerRange(parsed: ParsedYaml, path: DataPath): Range {
+  if (!parsed.doc) return fallbackRange(parsed);
+  const target = nodeAtPath(parsed.doc, path);
+  const key = span(parsed, target?.pair?.key as Node | undefined);
+  if (key) return key;
+  const node = target?.node;
+  if (node && (isMap(node) || isSeq(node)) && node.range) {
+    const start = node.range[0];
+    const line = parsed.index.positionAt(start).line;
+    return parsed.index.range(start, Math.min(node.range[1], parsed.index.lineEnd(line)));
+  }
+  return span(parsed, node) ?? fallbackRange(parsed);
+}

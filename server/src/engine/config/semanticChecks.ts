@@ -1,0 +1,115 @@
+import type { EngineDiagnostic } from '../diagnostics';
+import { humanPath } from './schemaDiagnostics';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
+
+/** GitLab reads at most this many bytes of config.yaml (KAS default, spec §1.1). */
+export const MAX_CONFIG_BYTES = 128 * 1024;
+
+/** Rails keeps only the first 500 entries of each authorization list (spec §1.2). */
+export const AUTHORIZED_ENTITY_LIMIT = 500;
+
+const LIMITED_LISTS: readonly (readonly string[])[] = [
+  ['ci_access', 'projects'],
+  ['ci_access', 'groups'],
+  ['user_access', 'projects'],
+  ['user_access', 'groups'],
+];
+
+/** Agent names are RFC 1123 labels (spec §1.1). */
+const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Checks that need more than the schema: size, list limits, duplicate ids, the agent name, emptiness. */
+export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | undefined): EngineDiagnostic[] {
+  const out: EngineDiagnostic[] = [];
+  const firstLine = parsed.index.range(0, parsed.index.lineEnd(0));
+
+  const bytes = Buffer.byteLength(parsed.text, 'utf8');
+  if (bytes > MAX_CONFIG_BYTES) {
+    out.push({
+      range: firstLine,
+      severity: 'warning',
+      code: 'config.tooLarge',
+      message: `The file is ${formatKiB(bytes)}; GitLab refuses agent configurations over 128 KiB, so the agent would not load it.`,
+    });
+  }
+
+  if (agentName !== undefined && (!AGENT_NAME.test(agentName) || agentName.length > 63)) {
+    out.push({
+      range: firstLine,
+      severity: 'error',
+      code: 'config.agentName',
+      message: `The agent directory name "${agentName}" is not a valid agent name: at most 63 lowercase letters, digits and "-", starting and ending with a letter or digit.`,
+    });
+  }
+
+  if (parsed.value === null && !parsed.hasSyntaxErrors) {
+    out.push({
+      range: firstLine,
+      severity: 'information',
+      code: 'config.empty',
+      message: 'The configuration is empty: the agent runs with its defaults and no CI/CD job or user is authorized to use it.',
+    });
+  }
+
+  if (parsed.doc && isRecord(parsed.value)) {
+    for (const listPath of LIMITED_LISTS) {
+      const list = getIn(parsed.value, listPath);
+      if (!Array.isArray(list)) continue;
+      if (list.length > AUTHORIZED_ENTITY_LIMIT) {
+        const first = nodeSpan(nodeAtPath(parsed.doc, [...listPath, AUTHORIZED_ENTITY_LIMIT])?.node);
+        out.push({
+          range: first ? parsed.index.range(first[0], first[1]) : firstLine,
+          severity: 'warning',
+          code: 'config.entryLimit',
+          message: `${humanPath(listPath)} has ${list.length} entries; GitLab honours only the first ${AUTHORIZED_ENTITY_LIMIT}, so this entry and the ${list.length - AUTHORIZED_ENTITY_LIMIT - 1} after it are ignored.`,
+        });
+      }
+      out.push(...duplicateIds(parsed, listPath, list));
+    }
+  }
+  return out;
+}
+
+/** GitLab matches ids case-insensitively and a later duplicate replaces an earlier one (spec §1.3). */
+function duplicateIds(parsed: ParsedYaml, listPath: readonly string[], list: unknown[]): EngineDiagnostic[] {
+  const out: EngineDiagnostic[] = [];
+  const lastIndexById = new Map<string, number>();
+  list.forEach((entry, i) => {
+    if (isRecord(entry) && typeof entry.id === 'string') lastIndexById.set(entry.id.toLowerCase(), i);
+  });
+  list.forEach((entry, i) => {
+    if (!isRecord(entry) || typeof entry.id !== 'string') return;
+    const winner = lastIndexById.get(entry.id.toLowerCase());
+    if (winner === undefined || winner === i) return;
+    const node = nodeAtPath(parsed.doc!, [...listPath, i, 'id'])?.node;
+    const winnerNode = nodeAtPath(parsed.doc!, [...listPath, winner, 'id'])?.node;
+    const span = nodeSpan(node);
+    const winnerSpan = nodeSpan(winnerNode);
+    if (!span) return;
+    const winnerLine = winnerSpan ? parsed.index.positionAt(winnerSpan[0]).line + 1 : undefined;
+    out.push({
+      range: parsed.index.range(span[0], span[1]),
+      severity: 'warning',
+      code: 'config.duplicateId',
+      message: `Duplicate id "${entry.id}" in ${humanPath(listPath)} (ids are compared case-insensitively): GitLab keeps only the later entry${winnerLine ? ` (line ${winnerLine})` : ''}, so this one has no effect.`,
+    });
+  });
+  return out;
+}
+
+function formatKiB(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function getIn(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (!isRecord(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}

@@ -1,0 +1,139 @@
+import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import type { EngineDiagnostic } from '../diagnostics';
+import { TextIndex } from '../text/textIndex';
+
+/** Aliases beyond this count are refused (a "billion laughs" document must not exhaust memory). */
+const MAX_ALIAS_COUNT = 1000;
+
+/** A YAML text parsed once, keeping every node's source offsets. */
+export interface ParsedYaml {
+  readonly text: string;
+  readonly index: TextIndex;
+  /** The first document, which is the only one GitLab reads; null for an empty text. */
+  readonly doc: Document.Parsed | null;
+  /** The first document as plain data (YAML 1.1 scalars, as GitLab's sigs.k8s.io/yaml reads them). */
+  readonly value: unknown;
+  /** YAML syntax problems, duplicate keys, extra documents. */
+  readonly diagnostics: EngineDiagnostic[];
+  /** True when the syntax is broken badly enough that schema checks would only add noise. */
+  readonly hasSyntaxErrors: boolean;
+}
+
+/**
+ * Parses YAML the way GitLab's agent configuration pipeline does (spec §1.1): YAML 1.1 scalars
+ * (`yes`/`no`/`on`/`off` are booleans), merge keys, first document only.
+ */
+export function parseYaml(text: string): ParsedYaml {
+  const index = new TextIndex(text);
+  const diagnostics: EngineDiagnostic[] = [];
+  const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
+  // parseAllDocuments returns an EmptyStream (an array with .empty) for a text without documents.
+  const list = Array.isArray(docs) ? docs : [];
+  const doc = list[0] ?? null;
+  let hasSyntaxErrors = false;
+
+  for (const [i, d] of list.entries()) {
+    for (const error of d.errors) {
+      const duplicate = error.code === 'DUPLICATE_KEY';
+      if (!duplicate) hasSyntaxErrors = true;
+      const end = duplicate ? keyEnd(text, error.pos[0]) : Math.max(error.pos[1], error.pos[0] + 1);
+      diagnostics.push({
+        range: index.range(error.pos[0], end),
+        severity: 'error',
+        code: duplicate ? 'yaml.duplicateKey' : 'yaml.syntax',
+        message: duplicate ? duplicateKeyMessage(text.slice(error.pos[0], end)) : firstLine(error.message),
+      });
+    }
+    for (const warning of d.warnings) {
+      diagnostics.push({
+        range: index.range(warning.pos[0], Math.max(warning.pos[1], warning.pos[0] + 1)),
+        severity: 'warning',
+        code: 'yaml.warning',
+        message: firstLine(warning.message),
+      });
+    }
+    if (i === 1 && d.contents !== null) {
+      const start = d.range[0];
+      diagnostics.push({
+        range: index.range(start, index.lineEnd(index.positionAt(start).line)),
+        severity: 'warning',
+        code: 'yaml.extraDocument',
+        message: 'GitLab reads only the first YAML document of the agent configuration; this document and the ones after it are ignored.',
+      });
+    }
+  }
+
+  let value: unknown = null;
+  if (doc) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
+    } catch (err) {
+      hasSyntaxErrors = true;
+      diagnostics.push({
+        range: index.range(0, index.lineEnd(0)),
+        severity: 'error',
+        code: 'yaml.unreadable',
+        message: `The document cannot be read as data: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  }
+  return { text, index, doc, value, diagnostics, hasSyntaxErrors };
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0].trim();
+  // The yaml library appends " at line L, column C:" — the diagnostic range already says where.
+  return line.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** The yaml library points at the start of a duplicate key; its end is the `: ` or end of line. */
+function keyEnd(text: string, start: number): number {
+  const match = /^[^\n]*?(?=:(?:\s|$)|\n|$)/.exec(text.slice(start, start + 1024));
+  return start + Math.max(1, match ? match[0].trimEnd().length : 1);
+}
+
+function duplicateKeyMessage(key: string): string {
+  const name = key.trim().replace(/^["']|["']$/g, '');
+  return name ? `Duplicate key "${name}": YAML keys must be unique in a mapping.` : 'Duplicate key: YAML keys must be unique in a mapping.';
+}
+
+/** The key/value located at a data path, with the pair that holds it when it is a map value. */
+export interface PathTarget {
+  readonly node: Node | null;
+  readonly pair: Pair<Node, Node | null> | null;
+}
+
+/** Walks the YAML node tree along a data path (map keys and sequence indexes). */
+export function nodeAtPath(doc: Document.Parsed, path: readonly (string | number)[]): PathTarget | null {
+  let node: unknown = doc.contents;
+  let pair: Pair<Node, Node | null> | null = null;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const found = node.items.find((p) => isPair(p) && keyText(p.key) === String(segment));
+      if (!found) return null;
+      pair = found as Pair<Node, Node | null>;
+      node = found.value;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(segment)];
+      if (item === undefined) return null;
+      pair = null;
+      node = item;
+    } else {
+      return null;
+    }
+  }
+  return { node: (node as Node | null) ?? null, pair };
+}
+
+/** A map key as the string GitLab's JSON conversion would produce. */
+export function keyText(key: unknown): string {
+  if (isScalar(key)) return String(key.value);
+  return String(key);
+}
+
+/** [start, end) offsets of a node's value (without trailing comments), or null when it has none. */
+export function nodeSpan(node: Node | null | undefined): [number, number] | null {
+  if (!node || !node.range) return null;
+  const [start, valueEnd] = node.range;
+  return valueEnd > start ? [start, valueEnd] : null;
+}

@@ -1,0 +1,30 @@
+/**
+ * Editor-neutral diagnostic shape used across the engine. Positions are 0-based lines and UTF-16
+ * characters, the convention LSP uses, so adapters convert nothing.
+ */
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface EngineDiagnostic {
+  readonly range: Range;
+  readonly severity: Severity;
+  /** Stable machine-readable code, e.g. `schema.unknownKey`. */
+  readonly code: string;
+  readonly message: string;
+  /** Extra data for code actions (e.g. the suggested replacement). */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** Severity ranks for sorting and for `hasErrors`. */
+export function isError(d: EngineDiagnostic): boolean {
+  return d.severity === 'error';
+}

@@ -1,0 +1,35 @@
+/** Levenshtein distance, bounded: returns `limit + 1` as soon as the distance exceeds `limit`. */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      rowMin = Math.min(rowMin, current[j]);
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The candidate closest to `word` when it is a plausible misspelling: at most a third of the
+ * word's length away (and at most 3 edits), ignoring case. Null when nothing is close.
+ */
+export function closestMatch(word: string, candidates: readonly string[]): string | null {
+  const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  let best: string | null = null;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase(), limit);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}

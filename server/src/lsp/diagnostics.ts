@@ -1,0 +1,83 @@
+import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { validateParsedAgentConfig } from '../engine/config/validateAgentConfig';
+import { validateEnvironmentTemplateSyntax } from '../engine/template/validateTemplateSyntax';
+import { classifyPath } from '../engine/files';
+import { toLspDiagnostic } from './convert';
+import type { DocumentModels } from './documentModels';
+import type { SettingsStore } from './settings';
+
+/** Edits arriving faster than this are validated once, after the last one. */
+const DEBOUNCE_MS = 75;
+
+/**
+ * Validates agent configurations and environment templates as they change and publishes the
+ * results. Each document is validated at most once per version; a stale run is dropped.
+ */
+export class DiagnosticsFeature {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly settings: SettingsStore,
+    private readonly models: DocumentModels,
+  ) {
+    documents.onDidOpen((e) => void this.validate(e.document));
+    documents.onDidChangeContent((e) => this.schedule(e.document));
+    documents.onDidClose((e) => {
+      clearTimeout(this.timers.get(e.document.uri));
+      this.timers.delete(e.document.uri);
+      models.forget(e.document.uri);
+      void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    });
+  }
+
+  /** Re-validates every open document (after a settings change). */
+  revalidateAll(): void {
+    for (const document of this.documents.all()) this.schedule(document);
+  }
+
+  private schedule(document: TextDocument): void {
+    clearTimeout(this.timers.get(document.uri));
+    this.timers.set(
+      document.uri,
+      setTimeout(() => {
+        this.timers.delete(document.uri);
+        void this.validate(document);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  private async validate(document: TextDocument): Promise<void> {
+    const file = classifyPath(new URL(document.uri).pathname);
+    if (file.kind === 'other') return;
+    const { target } = await this.settings.get();
+    const current = this.documents.get(document.uri);
+    if (!current || current.version !== document.version) return; // superseded while we waited
+    const started = performance.now();
+    let diagnostics;
+    try {
+      diagnostics =
+        file.kind === 'agentConfig'
+          ? validateParsedAgentConfig(this.models.get(document), { target, agentName: file.agentName })
+          : validateEnvironmentTemplateSyntax(document.getText());
+    } catch (err) {
+      // The server must stay up whatever the input: report the failure on the document instead.
+      this.connection.console.error(`validation failed for ${document.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      diagnostics = [internalError(err)];
+    }
+    const elapsed = performance.now() - started;
+    if (elapsed > 200) this.connection.console.log(`validated ${document.uri} in ${elapsed.toFixed(0)} ms`);
+    await this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnostics.map(toLspDiagnostic) });
+  }
+}
+
+function internalError(err: unknown) {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: 'error' as const,
+    code: 'internal',
+    message: `The GitLab agent config server could not check this file (${err instanceof Error ? err.message : String(err)}). See the "GitLab Agent Config" output for details.`,
+  };
+}

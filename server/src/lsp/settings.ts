@@ -1,0 +1,32 @@
+import type { Connection } from 'vscode-languageserver';
+import { isCompatibilityTarget } from '../engine/config/compatibilityTarget';
+import { DEFAULT_SETTINGS, SETTINGS_SECTION, type ServerSettings } from '../protocol';
+
+/**
+ * Reads the user's settings through workspace/configuration when the client supports it, and
+ * falls back to defaults otherwise (other LSP clients, tests that do not answer).
+ */
+export class SettingsStore {
+  private cached: ServerSettings | null = null;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly clientSupportsConfiguration: () => boolean,
+  ) {}
+
+  async get(): Promise<ServerSettings> {
+    if (this.cached) return this.cached;
+    if (!this.clientSupportsConfiguration()) return DEFAULT_SETTINGS;
+    try {
+      const raw = (await this.connection.workspace.getConfiguration(SETTINGS_SECTION)) as Partial<Record<string, unknown>> | null;
+      this.cached = { target: isCompatibilityTarget(raw?.target) ? raw.target : DEFAULT_SETTINGS.target };
+    } catch {
+      this.cached = DEFAULT_SETTINGS;
+    }
+    return this.cached;
+  }
+
+  invalidate(): void {
+    this.cached = null;
+  }
+}

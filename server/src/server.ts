@@ -1,0 +1,47 @@
+/**
+ * Language server entry point. `createConnection` picks the transport from the command line
+ * (`--stdio`, `--node-ipc`, `--socket=`), so the same bundle serves VS Code (IPC), other editors and
+ * the protocol tests (stdio).
+ */
+import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DidChangeConfigurationNotification } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticsFeature } from './lsp/diagnostics';
+import { DocumentModels } from './lsp/documentModels';
+import { HoverFeature } from './lsp/hover';
+import { SettingsStore } from './lsp/settings';
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+let supportsConfiguration = false;
+const settings = new SettingsStore(connection, () => supportsConfiguration);
+
+connection.onInitialize((params) => {
+  supportsConfiguration = Boolean(params.capabilities.workspace?.configuration);
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+    },
+    serverInfo: { name: 'gitlab-agent-config', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (supportsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'gitlabAgentConfig' });
+});
+
+const models = new DocumentModels();
+const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
+new HoverFeature(connection, documents, models);
+
+connection.onDidChangeConfiguration(() => {
+  settings.invalidate();
+  diagnostics.revalidateAll();
+});
+
+// A bug in one handler must not take the server down for every open file.
+process.on('uncaughtException', (err) => connection.console.error(`uncaught: ${err.stack ?? err.message}`));
+process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${String(reason)}`));
+
+documents.listen(connection);
+connection.listen();
