@@ -2,6 +2,10 @@ import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type 
 import type { EngineDiagnostic } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
 
+/** YAML's printable set excludes C0 controls other than tab and line breaks, DEL, and U+FFFE/U+FFFF (go-yaml rejects them). */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFE\uFFFF]/;
+
 /** Aliases beyond this count are refused (a "billion laughs" document must not exhaust memory). */
 const MAX_ALIAS_COUNT = 1000;
 
@@ -36,9 +40,9 @@ export function parseYaml(text: string): ParsedYaml {
     for (const error of d.errors) {
       const duplicate = error.code === 'DUPLICATE_KEY';
       if (!duplicate) hasSyntaxErrors = true;
-      const end = duplicate ? keyEnd(text, error.pos[0]) : Math.max(error.pos[1], error.pos[0] + 1);
+      const [start, end] = duplicate ? [error.pos[0], keyEnd(text, error.pos[0])] : errorSpan(text, index, error.message, error.pos);
       diagnostics.push({
-        range: index.range(error.pos[0], end),
+        range: index.range(start, end),
         severity: 'error',
         code: duplicate ? 'yaml.duplicateKey' : 'yaml.syntax',
         message: duplicate ? duplicateKeyMessage(text.slice(error.pos[0], end)) : firstLine(error.message),
@@ -63,6 +67,18 @@ export function parseYaml(text: string): ParsedYaml {
     }
   }
 
+  const control = CONTROL_CHARACTER.exec(text);
+  if (control) {
+    hasSyntaxErrors = true;
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    diagnostics.push({
+      range: index.range(control.index, control.index + 1),
+      severity: 'error',
+      code: 'yaml.controlCharacter',
+      message: `Control character U+${code}: YAML does not allow control characters, so GitLab cannot read this file (is it binary?).`,
+    });
+  }
+
   let value: unknown = null;
   if (doc) {
     try {
@@ -84,6 +100,19 @@ function firstLine(message: string): string {
   const line = message.split('\n')[0].trim();
   // The yaml library appends " at line L, column C:" — the diagnostic range already says where.
   return line.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * Where to show a syntax error. The yaml library reports an unterminated quoted scalar at the end
+ * of the input; the opening quote, to the end of its line, is where the user must look.
+ */
+function errorSpan(text: string, index: TextIndex, message: string, pos: [number, number]): [number, number] {
+  const quote = /^Missing closing (["'])quote/.exec(message)?.[1];
+  if (quote) {
+    const open = text.lastIndexOf(quote, Math.min(pos[0], text.length) - 1);
+    if (open !== -1) return [open, index.lineEnd(index.positionAt(open).line)];
+  }
+  return [pos[0], Math.max(pos[1], pos[0] + 1)];
 }
 
 /** The yaml library points at the start of a duplicate key; its end is the `: ` or end of line. */

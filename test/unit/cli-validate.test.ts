@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { repoRoot } from '../support/lspClient';
+import { rangeOf } from '../support/ranges';
+import { readFileSync } from 'node:fs';
+
+/** Runs the built CLI as a user would (dist/cli.js, which `npx agentcfg` runs). */
+function agentcfg(...args: string[]) {
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const BROKEN = 'examples/.gitlab/agents/broken-agent/config.yaml';
+const VALID = 'examples/.gitlab/agents/production-agent/config.yaml';
+
+describe('agentcfg validate', () => {
+  test('JSON output: LSP-style 0-based ranges, exit 1 when the bad file is included', () => {
+    const { code, stdout } = agentcfg('validate', VALID, BROKEN, '--format', 'json');
+    assert.equal(code, 1);
+    const results = JSON.parse(stdout) as { file: string; range: unknown; severity: string; code: string; message: string }[];
+    const text = readFileSync(path.join(repoRoot, BROKEN), 'utf8');
+    const unknown = results.find((r) => r.code === 'schema.unknownKey');
+    assert.deepEqual(unknown, {
+      file: BROKEN,
+      range: rangeOf(text, 'defualt_namespace'),
+      severity: 'error',
+      code: 'schema.unknownKey',
+      message: unknown?.message,
+    });
+    assert.ok(results.every((r) => r.file === BROKEN));
+    assert.equal(results.length, 6);
+  });
+
+  test('text output: file:line:col: severity: message [code], 1-based', () => {
+    const { code, stdout } = agentcfg('validate', BROKEN);
+    assert.equal(code, 1);
+    assert.match(stdout, /^examples\/\.gitlab\/agents\/broken-agent\/config\.yaml:5:7: error: Unknown key "defualt_namespace" .* \[schema\.unknownKey\]$/m);
+  });
+
+  test('a valid file exits 0 with no output', () => {
+    assert.deepEqual(agentcfg('validate', VALID), { code: 0, stdout: '', stderr: '' });
+  });
+
+  test('a directory is searched for agent configurations and templates', () => {
+    const { code, stdout } = agentcfg('validate', 'examples', '--format', 'json');
+    assert.equal(code, 1);
+    assert.equal((JSON.parse(stdout) as unknown[]).length, 6);
+  });
+
+  test('--target gitlab rejects the rules design', () => {
+    const { code, stdout } = agentcfg('validate', VALID, '--target', 'gitlab');
+    assert.equal(code, 1);
+    assert.match(stdout, /\[target\.unsupportedKey\]/);
+  });
+
+  test('usage errors exit 2', () => {
+    assert.equal(agentcfg('validate').code, 2);
+    assert.equal(agentcfg('validate', VALID, '--format', 'xml').code, 2);
+    assert.equal(agentcfg('validate', VALID, '--bogus').code, 2);
+    assert.equal(agentcfg('nonsense').code, 2);
+  });
+
+  test('a missing file is an error on that file, not a crash', () => {
+    const { code, stdout } = agentcfg('validate', 'does/not/exist.yaml');
+    assert.equal(code, 1);
+    assert.match(stdout, /does\/not\/exist\.yaml:1:1: error: cannot read the file: ENOENT \[file\.unreadable\]/);
+  });
+});
