@@ -1,0 +1,113 @@
+import type { TextRange } from '../expr/range';
+
+/** How a reference was written: `$VAR`, `${VAR}` or `%VAR%` (spec §3.7). */
+export type ReferenceSyntax = 'dollar' | 'braces' | 'percent';
+
+/** One variable reference found in a string. */
+export interface VariableReference {
+  readonly name: string;
+  readonly syntax: ReferenceSyntax;
+  /** The whole reference, e.g. the 6 characters of `${VAR}` (0-based offsets in the input string). */
+  readonly range: TextRange;
+  /** The name alone, inside the reference. */
+  readonly nameRange: TextRange;
+}
+
+/** A variable as expansion sees it: its value and whether it is a file-type variable. */
+export interface ExpansionVariable {
+  readonly value: string;
+  readonly file?: boolean;
+}
+
+/** Variables for expansion: name → value, or name → {value, file}. */
+export type ExpansionVariables =
+  | ReadonlyMap<string, string | ExpansionVariable>
+  | Readonly<Record<string, string | ExpansionVariable>>;
+
+/**
+ * `expand`: an unknown variable becomes `""`. `expand_existing`: an unknown variable is left as written.
+ */
+export type ExpansionMode = 'expand' | 'expand_existing';
+
+/** Options of {@link expandVariables}. */
+export interface ExpansionOptions {
+  /** Default `expand`. */
+  readonly mode?: ExpansionMode;
+  /** GitLab's `expand_file_refs` (default true): false leaves file-variable references as written. */
+  readonly expandFileRefs?: boolean;
+}
+
+/** A reference together with what expansion did with it. */
+export interface ExpandedReference extends VariableReference {
+  /** `expanded` (value inserted), `blank` (unknown → ""), `kept` (left as written). */
+  readonly outcome: 'expanded' | 'blank' | 'kept';
+  /** The variable exists (its value may still be empty). */
+  readonly defined: boolean;
+}
+
+/** Result of {@link expandVariables}. */
+export interface ExpansionResult {
+  readonly text: string;
+  readonly references: readonly ExpandedReference[];
+}
+
+// `ExpandVariables::VARIABLES_REGEXP` = /\$([a-zA-Z_][a-zA-Z0-9_]*)|\${\g<1>}|%\g<1>%/ (spec §3.7).
+const NAME = '[a-zA-Z_][a-zA-Z0-9_]*';
+const VARIABLES_REGEXP = new RegExp(`\\$(${NAME})|\\$\\{(${NAME})\\}|%(${NAME})%`, 'g');
+
+/** Every `$VAR`, `${VAR}` and `%VAR%` in `text`, left to right, as GitLab's single pass sees them. */
+export function findVariableReferences(text: string): VariableReference[] {
+  const found: VariableReference[] = [];
+  for (const m of text.matchAll(VARIABLES_REGEXP)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const syntax: ReferenceSyntax = m[1] !== undefined ? 'dollar' : m[2] !== undefined ? 'braces' : 'percent';
+    const name = (m[1] ?? m[2] ?? m[3])!;
+    const nameStart = syntax === 'braces' ? start + 2 : start + 1;
+    found.push({ name, syntax, range: { start, end }, nameRange: { start: nameStart, end: nameStart + name.length } });
+  }
+  return found;
+}
+
+function lookup(variables: ExpansionVariables, name: string): ExpansionVariable | undefined {
+  let raw: string | ExpansionVariable | undefined;
+  if (variables instanceof Map) raw = variables.get(name);
+  else {
+    const record = variables as Readonly<Record<string, string | ExpansionVariable>>;
+    raw = Object.hasOwn(record, name) ? record[name] : undefined;
+  }
+  return typeof raw === 'string' ? { value: raw } : raw;
+}
+
+/**
+ * `ExpandVariables.expand` / `expand_existing` (spec §3.7): one left-to-right pass over `$VAR`, `${VAR}` and
+ * `%VAR%` (the same on every OS); values are inserted as they are (no recursive expansion, no `$$` escape).
+ * A name ends at the first character outside `[a-zA-Z0-9_]`, so `$CI_ENVIRONMENT_SLUG-app` is the value
+ * followed by `-app`. Also returns every reference with its range, for the editor.
+ */
+export function expandVariables(text: string, variables: ExpansionVariables, options: ExpansionOptions = {}): ExpansionResult {
+  const mode = options.mode ?? 'expand';
+  const expandFileRefs = options.expandFileRefs ?? true;
+  const references: ExpandedReference[] = [];
+  let out = '';
+  let last = 0;
+  for (const ref of findVariableReferences(text)) {
+    out += text.slice(last, ref.range.start);
+    last = ref.range.end;
+    const variable = lookup(variables, ref.name);
+    const original = text.slice(ref.range.start, ref.range.end);
+    if (!variable) {
+      const outcome = mode === 'expand' ? 'blank' : 'kept';
+      if (outcome === 'kept') out += original;
+      references.push({ ...ref, outcome, defined: false });
+    } else if (variable.file && !expandFileRefs) {
+      out += original;
+      references.push({ ...ref, outcome: 'kept', defined: true });
+    } else {
+      out += variable.value;
+      references.push({ ...ref, outcome: 'expanded', defined: true });
+    }
+  }
+  out += text.slice(last);
+  return { text: out, references };
+}

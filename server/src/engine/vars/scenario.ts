@@ -1,0 +1,137 @@
+import { guessEnvironmentTier, type EnvironmentTier } from './environment-tier';
+import { predefinedVariable, type VariableAvailability } from './predefined';
+import { environmentSlug, projectPathSlug, slugify, slugifyRef } from './slug';
+
+/**
+ * A CI situation to simulate: which project, which ref, which environment. Everything GitLab would derive
+ * (slugs, `CI_COMMIT_BRANCH` vs `CI_COMMIT_TAG`, tier) is derived by {@link scenarioVariables}.
+ */
+export interface Scenario {
+  /** Optional label shown in results, e.g. "default branch → production". */
+  readonly name?: string;
+  /** Full path of the CI project, e.g. `group/sub/project`. */
+  readonly projectPath: string;
+  readonly projectId?: number | string;
+  /** `environment:name` of the job (already expanded); absent → the job has no environment. */
+  readonly environmentName?: string;
+  /** `environment:deployment_tier`; absent → GitLab's guess from the name. */
+  readonly environmentTier?: EnvironmentTier;
+  readonly environmentUrl?: string;
+  /** `environment:action`; default `start`. */
+  readonly environmentAction?: 'start' | 'prepare' | 'stop' | 'verify' | 'access';
+  /** Branch or tag name (for a merge request pipeline: the source branch). */
+  readonly ref: string;
+  readonly isTag?: boolean;
+  readonly isMergeRequest?: boolean;
+  /** Merge request source branch; default `ref`. */
+  readonly mergeRequestSourceBranch?: string;
+  /** Merge request target branch; default `defaultBranch`. */
+  readonly mergeRequestTargetBranch?: string;
+  readonly defaultBranch: string;
+  /** Whether the ref is protected (protected branch or tag). */
+  readonly protectedRef?: boolean;
+  /** `CI_PIPELINE_SOURCE`; default `merge_request_event` for merge requests, else `push`. */
+  readonly pipelineSource?: string;
+  /** `GITLAB_USER_LOGIN` of the user who started the pipeline. */
+  readonly userLogin?: string;
+  readonly jobName?: string;
+  readonly jobStage?: string;
+  readonly commitSha?: string;
+  /** Project/group/instance/pipeline variables; they override predefined ones of the same name. */
+  readonly variables?: Readonly<Record<string, string>>;
+}
+
+/** Where a scenario variable's value comes from. */
+export type ScenarioVariableSource = 'predefined' | 'user';
+
+/** One variable of a scenario. */
+export interface ScenarioVariable {
+  readonly value: string;
+  /**
+   * Whether GitLab's job `rules:if` sees it (spec §3.6). `CI_ENVIRONMENT_*` are false but still have values:
+   * `environment:url`, `namespace` expansion in the agent `rules` design (seed 003) and templates use them.
+   */
+  readonly availableInRulesIf: boolean;
+  readonly source: ScenarioVariableSource;
+  /** For predefined variables, when GitLab sets them; user variables are pipeline-level. */
+  readonly availability: VariableAvailability;
+}
+
+/**
+ * The variables GitLab would set for `scenario` (spec §3.8), each marked with whether `rules:if` may read it.
+ * Only variables the scenario determines are present (e.g. no `CI_COMMIT_BRANCH` in a tag pipeline, no
+ * `CI_ENVIRONMENT_*` without an environment), as in GitLab.
+ */
+export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVariable> {
+  const vars = new Map<string, ScenarioVariable>();
+  const set = (name: string, value: string | undefined): void => {
+    if (value === undefined) return;
+    const known = predefinedVariable(name);
+    const availability = known?.availability ?? 'pipeline';
+    vars.set(name, { value, availableInRulesIf: known?.availableInRulesIf ?? true, source: 'predefined', availability });
+  };
+
+  const path = scenario.projectPath;
+  const parts = path.split('/');
+  set('CI_PROJECT_PATH', path);
+  set('CI_PROJECT_PATH_SLUG', projectPathSlug(path));
+  set('CI_PROJECT_NAME', parts[parts.length - 1]);
+  set('CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/'));
+  set('CI_PROJECT_ROOT_NAMESPACE', parts[0]);
+  set('CI_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
+  set('CI_DEFAULT_BRANCH', scenario.defaultBranch);
+
+  const isMr = scenario.isMergeRequest === true;
+  const isTag = scenario.isTag === true && !isMr;
+  set('CI_COMMIT_REF_NAME', scenario.ref);
+  set('CI_COMMIT_REF_SLUG', slugifyRef(scenario.ref));
+  set('CI_COMMIT_REF_PROTECTED', scenario.protectedRef ? 'true' : 'false');
+  set('CI_COMMIT_BRANCH', !isTag && !isMr ? scenario.ref : undefined);
+  set('CI_COMMIT_TAG', isTag ? scenario.ref : undefined);
+  if (scenario.commitSha !== undefined) {
+    set('CI_COMMIT_SHA', scenario.commitSha);
+    set('CI_COMMIT_SHORT_SHA', scenario.commitSha.slice(0, 8));
+  }
+  set('CI_PIPELINE_SOURCE', scenario.pipelineSource ?? (isMr ? 'merge_request_event' : 'push'));
+
+  if (isMr) {
+    set('CI_MERGE_REQUEST_SOURCE_BRANCH_NAME', scenario.mergeRequestSourceBranch ?? scenario.ref);
+    set('CI_MERGE_REQUEST_TARGET_BRANCH_NAME', scenario.mergeRequestTargetBranch ?? scenario.defaultBranch);
+    set('CI_MERGE_REQUEST_EVENT_TYPE', 'detached');
+    set('CI_MERGE_REQUEST_PROJECT_PATH', path);
+    set('CI_MERGE_REQUEST_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
+  }
+
+  set('GITLAB_USER_LOGIN', scenario.userLogin);
+  set('CI_JOB_NAME', scenario.jobName);
+  set('CI_JOB_NAME_SLUG', scenario.jobName === undefined ? undefined : slugify(scenario.jobName));
+  set('CI_JOB_STAGE', scenario.jobStage);
+
+  const env = scenario.environmentName;
+  if (env !== undefined) {
+    set('CI_ENVIRONMENT_NAME', env);
+    set('CI_ENVIRONMENT_SLUG', environmentSlug(env));
+    set('CI_ENVIRONMENT_TIER', scenario.environmentTier ?? guessEnvironmentTier(env));
+    set('CI_ENVIRONMENT_ACTION', scenario.environmentAction ?? 'start');
+    set('CI_ENVIRONMENT_URL', scenario.environmentUrl);
+  }
+
+  for (const [name, value] of Object.entries(scenario.variables ?? {})) {
+    vars.set(name, { value, availableInRulesIf: true, source: 'user', availability: 'pipeline' });
+  }
+  return vars;
+}
+
+/** Name → value of the variables `rules:if` may read (what GitLab passes to `Statement`). */
+export function rulesIfVariables(variables: ReadonlyMap<string, ScenarioVariable>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, v] of variables) if (v.availableInRulesIf) out.set(name, v.value);
+  return out;
+}
+
+/** Name → value of every variable, including environment-derived ones (for `namespace`/URL expansion). */
+export function allVariableValues(variables: ReadonlyMap<string, ScenarioVariable>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, v] of variables) out.set(name, v.value);
+  return out;
+}
