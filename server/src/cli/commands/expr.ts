@@ -1,0 +1,141 @@
+import { evaluate, type EvaluateOptions, type EvaluationResult, type ExprError, type ExprValue } from '../../engine/expr/index';
+import type { InputValue } from '../../engine/expr/values';
+import { parseArgs, UsageError } from '../args';
+import type { CliCommand, CliIo } from '../io';
+
+const USAGE =
+  'agentcfg expr <expression> [--var KEY=VALUE]... [--input NAME=VALUE]... [--json] [--unary-not]\n' +
+  '       agentcfg expr --batch [--unary-not]   (NDJSON on stdin: {"expr": "...", "vars": {...}, "inputs": {...}})';
+
+/** Exit status when the expression cannot be evaluated (syntax error, or an error GitLab does not rescue). */
+export const EXIT_EXPRESSION_ERROR = 2;
+
+/**
+ * `agentcfg expr`: evaluates a `rules:if` expression exactly as GitLab would (spec §3.1–3.5).
+ *
+ * Plain output is the value — strings raw, `null`, `true`/`false`, a regexp as `/pattern/flags` — and exit 0.
+ * `--json` prints one line `{"value": …, "truthy": …}` or `{"error": …, "range": {"start", "end"}, "kind": …}`
+ * (exit 2 on error). `--batch` reads NDJSON requests from stdin and writes one such line per request; it exits
+ * 0 unless stdin cannot be read.
+ */
+export const exprCommand: CliCommand = {
+  name: 'expr',
+  summary: 'Evaluate a rules:if expression exactly as GitLab does.',
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseArgs(argv, { repeated: ['var', 'input'], flags: ['json', 'batch', 'unary-not'] });
+    const unaryNot = args.flags.has('unary-not');
+    if (args.flags.has('batch')) {
+      if (args.positional.length || args.repeated.var || args.repeated.input) {
+        throw new UsageError('--batch takes its expressions and variables from stdin only');
+      }
+      return runBatch(io, unaryNot);
+    }
+    if (args.positional.length !== 1) throw new UsageError('give exactly one expression (quote it for the shell)');
+    const expression = args.positional[0]!;
+    const vars = parsePairs(args.repeated.var ?? [], '--var');
+    const inputs: Record<string, InputValue> = parsePairs(args.repeated.input ?? [], '--input');
+    const result = evaluate(expression, vars, { unaryNot, inputs });
+    if (args.flags.has('json')) {
+      io.out(JSON.stringify(resultJson(result)) + '\n');
+    } else if (result.ok) {
+      io.out(plainValue(result.value) + '\n');
+    } else {
+      io.err(describeError(expression, result.error));
+    }
+    return result.ok ? 0 : EXIT_EXPRESSION_ERROR;
+  },
+};
+
+function parsePairs(pairs: readonly string[], option: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${option} needs KEY=VALUE, got "${pair}"`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The JSON line for one evaluation (the same shape in single and batch mode). */
+export function resultJson(result: EvaluationResult): Record<string, unknown> {
+  if (!result.ok) {
+    const e = result.error;
+    return { error: e.message, range: { start: e.range.start, end: e.range.end }, kind: e.kind, ...(e.detail ? { detail: e.detail } : {}) };
+  }
+  const v = result.value;
+  if (v !== null && typeof v === 'object') return { value: v.toString(), truthy: result.truthy, regexp: true };
+  return { value: v, truthy: result.truthy };
+}
+
+function plainValue(value: ExprValue): string {
+  return value === null ? 'null' : String(value);
+}
+
+/** The error with the expression and carets under the offending range. */
+function describeError(expression: string, error: ExprError): string {
+  const width = Math.max(1, error.range.end - error.range.start);
+  const lines = [
+    `agentcfg expr: ${error.message}${error.detail ? ` (${error.detail})` : ''}`,
+    `  ${expression}`,
+    `  ${' '.repeat(error.range.start)}${'^'.repeat(width)}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+async function runBatch(io: CliIo, unaryNot: boolean): Promise<number> {
+  let input: string;
+  try {
+    input = await io.readStdin();
+  } catch (err) {
+    io.err(`agentcfg expr: cannot read stdin: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  const lines = input.split(/\r?\n/);
+  let out = '';
+  lines.forEach((line, index) => {
+    if (!line.trim()) return;
+    const request = parseRequest(line);
+    const json = 'problem' in request ? { error: `line ${index + 1}: ${request.problem}`, range: null, kind: 'input' } : resultJson(evaluate(request.expr, request.vars, { ...request.options, unaryNot }));
+    out += JSON.stringify(json) + '\n';
+  });
+  io.out(out);
+  return 0;
+}
+
+type BatchRequest =
+  | { readonly expr: string; readonly vars: Record<string, string>; readonly options: EvaluateOptions }
+  | { readonly problem: string };
+
+/** One NDJSON request; scalar variable values are stringified (GitLab variables are strings), null ones dropped. */
+function parseRequest(line: string): BatchRequest {
+  let data: unknown;
+  try {
+    data = JSON.parse(line);
+  } catch {
+    return { problem: 'not valid JSON' };
+  }
+  if (!isRecord(data) || typeof data.expr !== 'string') return { problem: 'expected {"expr": "...", "vars": {...}}' };
+  const vars: Record<string, string> = {};
+  if (data.vars !== undefined) {
+    if (!isRecord(data.vars)) return { problem: '"vars" must be an object' };
+    for (const [k, v] of Object.entries(data.vars)) {
+      if (v === null) continue;
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return { problem: `variable ${k} must be a string` };
+      vars[k] = String(v);
+    }
+  }
+  const inputs: Record<string, InputValue> = {};
+  if (data.inputs !== undefined) {
+    if (!isRecord(data.inputs)) return { problem: '"inputs" must be an object' };
+    for (const [k, v] of Object.entries(data.inputs)) {
+      if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return { problem: `input ${k} must be a scalar` };
+      inputs[k] = v;
+    }
+  }
+  return { expr: data.expr, vars, options: { inputs } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
