@@ -1,0 +1,138 @@
+import { AUTHORIZED_ENTITY_LIMIT } from '../config/semanticChecks';
+
+/** Data path of a node in the configuration, to find its source range again. */
+export type DataPath = readonly (string | number)[];
+
+export type AccessAsMode = 'agent' | 'ci_job' | 'impersonate';
+
+export interface ImpersonateConfig {
+  readonly username: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra: readonly { key: string; val: readonly string[] }[];
+}
+
+/** One rule of the proposed `rules` design (seed 003). */
+export interface AccessRule {
+  /** 1-based position, as users count rules. */
+  readonly number: number;
+  readonly path: DataPath;
+  readonly if?: string;
+  readonly namespace?: string;
+  readonly when?: 'never';
+}
+
+export type EntryKind = 'project' | 'group' | 'instance';
+
+/** One `ci_access` authorization as GitLab reads it (spec §1.3). */
+export interface AccessEntry {
+  readonly kind: EntryKind;
+  /** Full path (projects, groups); null for `instance`. */
+  readonly id: string | null;
+  readonly path: DataPath;
+  readonly defaultNamespace?: string;
+  readonly accessAs: AccessAsMode;
+  readonly impersonate?: ImpersonateConfig;
+  readonly environments: readonly string[];
+  readonly protectedBranchesOnly: boolean;
+  readonly resourceManagement: boolean;
+  /** Undefined when the entry has no `rules` key (GitLab's shipped behaviour). */
+  readonly rules?: readonly AccessRule[];
+}
+
+/** The `ci_access` section reduced to what authorization reads. */
+export interface CiAccessModel {
+  /** Entries in file order, only the first 500 of each list (spec §1.2). */
+  readonly projects: readonly AccessEntry[];
+  readonly groups: readonly AccessEntry[];
+  readonly instance: AccessEntry | null;
+  /** Lower-cased id → the entry GitLab keeps: a later duplicate replaces an earlier one (spec §1.3). */
+  readonly projectsById: ReadonlyMap<string, AccessEntry>;
+  readonly groupsById: ReadonlyMap<string, AccessEntry>;
+}
+
+/**
+ * Reads `ci_access` from configuration data. Tolerant: entries of the wrong shape are skipped (the
+ * validator reports them), so a half-typed file can still be simulated.
+ */
+export function readCiAccess(config: unknown): CiAccessModel {
+  const ciAccess = record(record(config)?.ci_access);
+  const projects = entries(ciAccess?.projects, 'project');
+  const groups = entries(ciAccess?.groups, 'group');
+  const instanceData = record(ciAccess?.instance);
+  return {
+    projects,
+    groups,
+    instance: instanceData ? entry(instanceData, 'instance', ['ci_access', 'instance']) : null,
+    projectsById: byId(projects),
+    groupsById: byId(groups),
+  };
+}
+
+function entries(list: unknown, kind: 'project' | 'group'): AccessEntry[] {
+  if (!Array.isArray(list)) return [];
+  const key = kind === 'project' ? 'projects' : 'groups';
+  const out: AccessEntry[] = [];
+  list.slice(0, AUTHORIZED_ENTITY_LIMIT).forEach((item, index) => {
+    const data = record(item);
+    if (data && typeof data.id === 'string' && data.id.length > 0) out.push(entry(data, kind, ['ci_access', key, index]));
+  });
+  return out;
+}
+
+function byId(list: readonly AccessEntry[]): Map<string, AccessEntry> {
+  const map = new Map<string, AccessEntry>();
+  for (const e of list) map.set(e.id!.toLowerCase(), e);
+  return map;
+}
+
+function entry(data: Record<string, unknown>, kind: EntryKind, path: DataPath): AccessEntry {
+  const accessAs = record(data.access_as);
+  const mode: AccessAsMode = accessAs?.ci_job !== undefined ? 'ci_job' : accessAs?.impersonate !== undefined ? 'impersonate' : 'agent';
+  const impersonate = record(accessAs?.impersonate);
+  return {
+    kind,
+    id: kind === 'instance' ? null : String(data.id),
+    path,
+    ...(typeof data.default_namespace === 'string' ? { defaultNamespace: data.default_namespace } : {}),
+    accessAs: mode,
+    ...(mode === 'impersonate' && impersonate
+      ? {
+          impersonate: {
+            username: String(impersonate.username ?? ''),
+            ...(typeof impersonate.uid === 'string' ? { uid: impersonate.uid } : {}),
+            groups: strings(impersonate.groups),
+            extra: (Array.isArray(impersonate.extra) ? impersonate.extra : []).map(record).filter((e) => e !== null).map((e) => ({ key: String(e.key ?? ''), val: strings(e.val) })),
+          },
+        }
+      : {}),
+    environments: strings(data.environments),
+    protectedBranchesOnly: data.protected_branches_only === true,
+    resourceManagement: record(data.resource_management)?.enabled === true,
+    ...(Array.isArray(data.rules) ? { rules: rules(data.rules, path) } : {}),
+  };
+}
+
+function rules(list: unknown[], entryPath: DataPath): AccessRule[] {
+  return list.flatMap((item, index) => {
+    const data = record(item);
+    if (!data) return [];
+    return [
+      {
+        number: index + 1,
+        path: [...entryPath, 'rules', index],
+        ...(typeof data.if === 'string' ? { if: data.if } : {}),
+        ...(typeof data.namespace === 'string' ? { namespace: data.namespace } : {}),
+        ...(data.when === 'never' ? { when: 'never' as const } : {}),
+      },
+    ];
+  });
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}

@@ -1,0 +1,140 @@
+import type { CompatibilityTarget } from '../config/compatibilityTarget';
+import { checkNamespace, type OverlongNamespacePolicy } from '../vars/namespace';
+import { allVariableValues, scenarioVariables, type Scenario } from '../vars/scenario';
+import { decideAsGitLab, type AgentRef, type Via } from './authorize';
+import { jobIdentity, kubeContextName, type JobIdentity } from './identity';
+import type { CiAccessModel } from './model';
+import { evaluateRules, type NoRuleMatchBehaviour, type RuleTrace } from './rules';
+
+export interface SimulationOptions {
+  /** `gitlab` ignores `rules` (GitLab rejects the key); `proposal` applies them (default). */
+  readonly target?: CompatibilityTarget;
+  /** Rules exist and none matches: `deny` (option A, default) or `allow` (option B). */
+  readonly noRuleMatch?: NoRuleMatchBehaviour;
+  /** Resolved namespace over 63 characters: `error` (default, the job is aborted) or `truncate`. */
+  readonly overlongNamespace?: OverlongNamespacePolicy;
+  /** The administrator enabled instance-level authorization (cross-top-level entries count). */
+  readonly instanceLevel?: boolean;
+}
+
+export interface SimulationProblem {
+  readonly code: string;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+/** What one CI job gets from one agent. The JSON shape `agentcfg simulate --json` prints. */
+export interface AccessOutcome {
+  readonly authorized: boolean;
+  readonly via: Via | null;
+  /** Id of the winning entry (`null` for implicit and instance). */
+  readonly entry: string | null;
+  /** 1-based number of the rule that decided, or null. */
+  readonly rule: number | null;
+  readonly namespace: string | null;
+  readonly access_as: JobIdentity['mode'] | null;
+  readonly identity: JobIdentity | null;
+  readonly context: string | null;
+  readonly resource_management: boolean;
+  readonly problems: readonly SimulationProblem[];
+  /** Why: each decision step in words. */
+  readonly explanation: readonly string[];
+  /** Data path of the winning entry in the file, for editors (not part of the CLI contract). */
+  readonly entryPath?: readonly (string | number)[];
+  readonly ruleTrace?: readonly RuleTrace[];
+}
+
+/** Simulates one scenario (a CI job) against the agent's `ci_access`. */
+export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: Scenario, options: SimulationOptions = {}): AccessOutcome {
+  const variables = allVariableValues(scenarioVariables(scenario));
+  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: scenario.protectedRef ?? false }, options);
+  const problems: SimulationProblem[] = decision.problems.map((message) => ({ code: 'environment.pattern', severity: 'warning', message }));
+  const explanation = [...decision.steps];
+  const candidate = decision.candidate;
+  const base = {
+    via: candidate?.via ?? null,
+    entry: candidate?.entry?.id ?? null,
+    ...(candidate?.entry ? { entryPath: candidate.entry.path } : {}),
+  };
+  const denied = (reason: string, rule: number | null = null, extra: Partial<AccessOutcome> = {}): AccessOutcome => ({
+    authorized: false,
+    ...base,
+    rule,
+    namespace: null,
+    access_as: null,
+    identity: null,
+    context: null,
+    resource_management: false,
+    problems,
+    explanation: [...explanation, `denied: ${reason}`],
+    ...extra,
+  });
+  if (!decision.authorized) return denied(decision.reason);
+
+  const entry = candidate!.entry;
+  let namespace: string | null = entry?.defaultNamespace ?? null;
+  let rule: number | null = null;
+  let ruleTrace: RuleTrace[] | undefined;
+  const useRules = (options.target ?? 'proposal') === 'proposal' && entry?.rules !== undefined;
+  if (useRules && entry) {
+    ruleTrace = [];
+    const outcome = evaluateRules(entry, variables, options.noRuleMatch ?? 'deny', ruleTrace);
+    for (const t of ruleTrace) {
+      explanation.push(`rule ${t.rule.number}: ${t.result === 'matched' ? 'matches' : t.result === 'error' ? 'cannot be evaluated' : 'does not match'} (${t.detail})`);
+      if (t.result === 'error') problems.push({ code: 'rule.evaluation', severity: 'error', message: `rule ${t.rule.number}: ${t.detail}` });
+    }
+    switch (outcome.kind) {
+      case 'never':
+        return denied(`rule ${outcome.rule.number} has when: never`, outcome.rule.number, { ruleTrace });
+      case 'noMatch':
+        if (!outcome.allowed) return denied('rules exist and none matches (option A)', null, { ruleTrace });
+        explanation.push('no rule matches: allowed (option B), default_namespace applies');
+        break;
+      case 'matched':
+        rule = outcome.rule.number;
+        namespace = outcome.namespace;
+        break;
+      case 'noRules':
+        break;
+    }
+  }
+
+  if (namespace !== null) {
+    const check = checkNamespace(namespace, options.overlongNamespace ?? 'error');
+    if (check.kind === 'truncated') {
+      explanation.push(`namespace "${check.original}" is over 63 characters: truncated to "${check.namespace}"`);
+      problems.push({ code: 'namespace.truncated', severity: 'warning', message: `namespace "${check.original}" (${check.original.length} characters) truncated to "${check.namespace}"` });
+      namespace = check.namespace;
+    } else if (check.kind === 'invalid') {
+      const why = check.problems.map((p) => p.message).join('; ');
+      const message = `namespace "${namespace}" is not a valid Kubernetes namespace: ${why}`;
+      if (useRules) {
+        // In the rules design GitLab creates the namespace before the job starts; an invalid name aborts the job.
+        problems.push({ code: 'namespace.invalid', severity: 'error', message: `${message}; the job would be aborted` });
+        return denied(message, rule, { namespace, ...(ruleTrace ? { ruleTrace } : {}) });
+      }
+      problems.push({ code: 'namespace.invalid', severity: 'warning', message: `${message}; kubectl commands in the job would fail` });
+    }
+  }
+
+  const identity = jobIdentity(entry, {
+    projectPath: scenario.projectPath,
+    ...(scenario.projectId !== undefined ? { projectId: scenario.projectId } : {}),
+    ...(scenario.environmentName !== undefined ? { environmentName: scenario.environmentName, environmentTier: variables.get('CI_ENVIRONMENT_TIER') } : {}),
+    ...(scenario.userLogin ? { userLogin: scenario.userLogin } : {}),
+  });
+  explanation.push(`authorized${namespace ? ` in namespace "${namespace}"` : ' (no namespace in the kubeconfig context)'} as ${identity.username}`);
+  return {
+    authorized: true,
+    ...base,
+    rule,
+    namespace,
+    access_as: identity.mode,
+    identity,
+    context: kubeContextName(agent),
+    resource_management: entry?.resourceManagement ?? false,
+    problems,
+    explanation,
+    ...(ruleTrace ? { ruleTrace } : {}),
+  };
+}
