@@ -2,7 +2,7 @@
 // dist/gitlab-agent-config.vsix and prints the file list read back from the archive itself, so it is
 // plain to see that the .vsix carries only what runs (see .vscodeignore).
 // `--out <file>` writes elsewhere. Also imported by `npm start` and the e2e harness (`ensureVsix`).
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { root, mustRun } from './lib/proc.mjs';
@@ -23,6 +23,25 @@ function mtime(file) {
 /** Builds with esbuild (scripts/build.mjs). */
 export async function build() {
   await mustRun('node', ['scripts/build.mjs']);
+}
+
+/** Newest modification time of the files under the given folders (relative to the repository). */
+function newestSource(dirs) {
+  let newest = 0;
+  for (const dir of dirs) {
+    const abs = path.join(root, dir);
+    if (!existsSync(abs)) continue;
+    for (const entry of readdirSync(abs, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/** True when a bundle is missing or older than the sources and schemas it is built from. */
+export function bundlesStale() {
+  const built = Math.min(mtime('dist/client.js'), mtime('dist/server.js'));
+  return built === 0 || newestSource(['client/src', 'server/src', 'schemas']) > built || mtime('package-lock.json') > built;
 }
 
 /**
@@ -51,10 +70,11 @@ export async function packageVsix(out = defaultVsixPath) {
 /**
  * The .vsix at `out`, built and packed only when it is missing or older than the bundles, the
  * manifest or .vscodeignore: the e2e tests of one run share one package.
- * @param {{ out?: string, build?: boolean }} [options] build: run esbuild first (default true).
+ * @param {{ out?: string, build?: boolean | 'ifStale' }} [options] build: run esbuild first: always
+ *   (true, the default), never (false) or only when the sources are newer than the bundles.
  */
 export async function ensureVsix({ out = defaultVsixPath, build: doBuild = true } = {}) {
-  if (doBuild) await build();
+  if (doBuild === true || (doBuild === 'ifStale' && bundlesStale())) await build();
   const packed = existsSync(out) ? statSync(out).mtimeMs : 0;
   if (packed && inputs.every((f) => mtime(f) <= packed)) return out;
   return packageVsix(out);

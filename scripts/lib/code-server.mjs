@@ -2,6 +2,7 @@
 // registry plus Debian's Chromium, installed without any download of a prebuilt binary (this machine
 // reaches only the npm registry and Debian's packages; see the TESTING guide for the recipe).
 // Everything lands in ~/.cache/gitlab-agent-config/ and a marker file makes the second run instant.
+/* global AbortSignal */
 import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -12,6 +13,8 @@ import {
   rmSync,
   symlinkSync,
   lstatSync,
+  openSync,
+  closeSync,
   writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
@@ -312,9 +315,10 @@ export function seedSettings(userDataDir, settings = {}) {
  * answers. Returns the workbench URL, the child process and `stop()`, which ends the whole process
  * group (code-server forks its extension host and file watchers).
  * @param {{folder: string, port?: number, userDataDir: string, extensionsDir: string,
- *   settings?: Record<string, unknown>, quiet?: boolean, timeoutMs?: number}} options
+ *   settings?: Record<string, unknown>, logFile?: string, timeoutMs?: number}} options
+ *   logFile: where code-server's output goes (appended); without it, to this process's output.
  */
-export async function startCodeServer({ folder, port, userDataDir, extensionsDir, settings = {}, quiet = false, timeoutMs = 60_000 }) {
+export async function startCodeServer({ folder, port, userDataDir, extensionsDir, settings = {}, logFile, timeoutMs = 60_000 }) {
   const bin = await ensureCodeServer();
   const actualPort = port ?? (await freePort());
   seedSettings(userDataDir, settings);
@@ -334,11 +338,13 @@ export async function startCodeServer({ folder, port, userDataDir, extensionsDir
     '--extensions-dir', extensionsDir,
     folder,
   ];
+  const logFd = logFile ? openLog(logFile) : null;
   const child = spawn(bin, args, {
     detached: true,
     env: codeServerEnv(),
-    stdio: ['ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit'],
+    stdio: ['ignore', logFd ?? 'inherit', logFd ?? 'inherit'],
   });
+  if (logFd !== null) closeSync(logFd);
   let exited = null;
   const exitPromise = new Promise((resolve) => {
     child.on('exit', (code, signal) => {
@@ -383,6 +389,11 @@ export async function startCodeServer({ folder, port, userDataDir, extensionsDir
   }
   const url = `${base}/?folder=${encodeURIComponent(path.resolve(folder))}`;
   return { url, port: actualPort, process: child, stop, exited: exitPromise };
+}
+
+function openLog(file) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return openSync(file, 'a');
 }
 
 function killGroup(pid, signal) {
