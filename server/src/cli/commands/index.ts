@@ -1,5 +1,8 @@
 import type { CliCommand } from '../io';
+import { exprCommand } from './expr';
+import { simulateCommand } from './simulate';
+import { slugCommand } from './slug';
 import { validateCommand } from './validate';
 
 /** Every `agentcfg` sub-command, in the order `agentcfg --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, exprCommand, slugCommand];

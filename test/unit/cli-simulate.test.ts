@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { projectPathFromRemoteUrl } from '../../server/src/workspace/gitRemote';
+import { repoRoot } from '../support/lspClient';
+
+function agentcfg(...args: string[]) {
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+const CONFIG = 'examples/.gitlab/agents/production-agent/config.yaml';
+
+describe('agentcfg simulate', () => {
+  test('--json prints the documented shape', () => {
+    const { code, stdout } = agentcfg('simulate', CONFIG, '--project', 'acme/shop/payments', '--environment', 'production', '--protected', '--agent-project', 'acme/infra/agents', '--json');
+    assert.equal(code, 0);
+    const result = JSON.parse(stdout);
+    assert.deepEqual(Object.keys(result), ['authorized', 'via', 'entry', 'rule', 'namespace', 'access_as', 'identity', 'context', 'resource_management', 'problems', 'explanation']);
+    assert.deepEqual([result.authorized, result.via, result.entry, result.rule, result.namespace, result.context], [true, 'project', 'acme/shop/payments', 1, 'payments-production', 'acme/infra/agents:production-agent']);
+  });
+
+  test('a feature branch of the protected-only project is denied', () => {
+    const result = JSON.parse(agentcfg('simulate', CONFIG, '--project', 'acme/shop/payments', '--ref', 'feature/x', '--json').stdout);
+    assert.equal(result.authorized, false);
+    assert.match(result.explanation.at(-1), /protected_branches_only/);
+  });
+
+  test('--var values reach the rules', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-'));
+    const file = path.join(dir, 'config.yaml');
+    writeFileSync(file, 'ci_access:\n  projects:\n    - id: g/p\n      rules:\n        - if: $DEPLOY == "yes"\n          namespace: ns-$DEPLOY\n');
+    assert.equal(JSON.parse(agentcfg('simulate', file, '--project', 'g/p', '--var', 'DEPLOY=yes', '--json').stdout).namespace, 'ns-yes');
+    assert.equal(JSON.parse(agentcfg('simulate', file, '--project', 'g/p', '--json').stdout).authorized, false);
+  });
+
+  test('a scenarios file gives one NDJSON line per scenario', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-'));
+    const scenarios = path.join(dir, 'scenarios.json');
+    writeFileSync(scenarios, JSON.stringify([
+      { projectPath: 'acme/shop/storefront', ref: 'main', defaultBranch: 'main', environmentName: 'production' },
+      { projectPath: 'acme/shop/storefront', ref: 'main', defaultBranch: 'main', environmentName: 'staging' },
+    ]));
+    const lines = agentcfg('simulate', CONFIG, '--scenarios', scenarios, '--json').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.authorized), [true, false]);
+  });
+
+  test('the human table', () => {
+    const { stdout } = agentcfg('simulate', CONFIG, '--project', 'acme/shop/storefront', '--environment', 'production');
+    assert.match(stdout, /^scenario\s+authorized\s+via\s+rule\s+namespace\s+identity\s+problems$/m);
+    assert.match(stdout, /acme\/shop\/storefront @ main → production\s+yes\s+project acme\/shop\/storefront\s+-\s+storefront\s+gitlab:ci_job:<job id>/);
+  });
+
+  test('usage errors exit 2', () => {
+    assert.equal(agentcfg('simulate', CONFIG).code, 2);
+    assert.equal(agentcfg('simulate', CONFIG, '--project', 'a/b', '--tier', 'prod').code, 2);
+  });
+});
+
+describe('configuration project from the git remote (spec §1.3 implicit authorization)', () => {
+  const cases: [string, string | null][] = [
+    ['git@gitlab.com:acme/infra/agents.git', 'acme/infra/agents'],
+    ['https://gitlab.example.com/acme/agents.git', 'acme/agents'],
+    ['ssh://git@gitlab.example.com:2222/acme/sub/agents.git', 'acme/sub/agents'],
+    ['https://gitlab.example.com/acme/agents', 'acme/agents'],
+    ['/local/path/repo', null],
+  ];
+  for (const [url, expected] of cases) test(`${url} → ${expected}`, () => assert.equal(projectPathFromRemoteUrl(url), expected));
+});
