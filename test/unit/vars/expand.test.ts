@@ -1,0 +1,67 @@
+// Spec §3.7: ExpandVariables — `$VAR`, `${VAR}`, `%VAR%`; `expand` (unknown → "") and `expand_existing`
+// (unknown → left as written); single left-to-right pass; references reported with ranges.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { expandVariables, findVariableReferences, type ExpansionMode } from '../../../server/src/engine/vars/index';
+
+const VARS = { CI_ENVIRONMENT_SLUG: 'review-x-abc123', A: 'a', EMPTY: '', NESTED: '$A', KUBECONFIG: { value: '/tmp/kube', file: true } };
+
+describe('§3.7 expansion', () => {
+  const rows: Array<[string, string, ExpansionMode, string]> = [
+    ['spec example: the next char after a name terminates it', 'myapp-$CI_ENVIRONMENT_SLUG', 'expand', 'myapp-review-x-abc123'],
+    ['`-app` after the name is kept', '$CI_ENVIRONMENT_SLUG-app', 'expand', 'review-x-abc123-app'],
+    ['braces', '${A}b', 'expand', 'ab'],
+    ['percent (same on every OS)', '%A%b', 'expand', 'ab'],
+    ['a name runs over letters, digits and `_`: `$A_1` is another variable', '$A_1', 'expand', ''],
+    ['expand: unknown → ""', 'x-$UNKNOWN-y', 'expand', 'x--y'],
+    ['expand_existing: unknown → left as written', 'x-$UNKNOWN-${UNKNOWN}-%UNKNOWN%', 'expand_existing', 'x-$UNKNOWN-${UNKNOWN}-%UNKNOWN%'],
+    ['expand_existing still expands known ones', '$A-$UNKNOWN', 'expand_existing', 'a-$UNKNOWN'],
+    ['empty value replaces with "" in both modes', '[$EMPTY]', 'expand_existing', '[]'],
+    ['single pass: a value containing `$A` is not expanded again', '$NESTED', 'expand', '$A'],
+    ['no `$$` escape: `$$A` is `$` + value', '$$A', 'expand', '$a'],
+    ['`$` before a non-name character stays', 'cost: $5 and $', 'expand', 'cost: $5 and $'],
+    ['a name must start with a letter or `_`', '$1A', 'expand', '$1A'],
+    ['unclosed braces are not a reference', '${A', 'expand', '${A'],
+    ['`%` without a closing `%` stays', '100%A', 'expand', '100%A'],
+    ['names are case-sensitive', '$a', 'expand', ''],
+    ['file variables expand to their value by default', '$KUBECONFIG', 'expand', '/tmp/kube'],
+  ];
+  for (const [name, text, mode, expected] of rows) {
+    test(`§3.7 ${name}: ${JSON.stringify(text)} (${mode}) → ${JSON.stringify(expected)}`, () => {
+      assert.equal(expandVariables(text, VARS, { mode }).text, expected);
+    });
+  }
+  test('§3.7 expand_file_refs: false leaves a file variable reference as written', () => {
+    assert.equal(expandVariables('${KUBECONFIG}', VARS, { expandFileRefs: false }).text, '${KUBECONFIG}');
+  });
+  test('§3.7 a Map works as the variable source; Object.prototype names are unknown', () => {
+    assert.equal(expandVariables('$A$constructor', new Map([['A', 'x']])).text, 'x');
+    assert.equal(expandVariables('$constructor', {}, { mode: 'expand_existing' }).text, '$constructor');
+  });
+});
+
+describe('§3.7 references with ranges (for the editor)', () => {
+  test('§3.7 every syntax, with whole and name ranges', () => {
+    const refs = findVariableReferences('a $X ${Y} %Z%');
+    assert.deepEqual(
+      refs.map((r) => [r.name, r.syntax, r.range.start, r.range.end, r.nameRange.start, r.nameRange.end]),
+      [
+        ['X', 'dollar', 2, 4, 3, 4],
+        ['Y', 'braces', 5, 9, 7, 8],
+        ['Z', 'percent', 10, 13, 11, 12],
+      ],
+    );
+  });
+  test('§3.7 expansion reports what happened to each reference', () => {
+    const result = expandVariables('$A $UNKNOWN ${KUBECONFIG}', VARS, { mode: 'expand_existing', expandFileRefs: false });
+    assert.deepEqual(
+      result.references.map((r) => [r.name, r.outcome, r.defined]),
+      [
+        ['A', 'expanded', true],
+        ['UNKNOWN', 'kept', false],
+        ['KUBECONFIG', 'kept', true],
+      ],
+    );
+    assert.equal(expandVariables('$UNKNOWN', VARS).references[0]!.outcome, 'blank');
+  });
+});

@@ -1,0 +1,143 @@
+// Spec §3.6 and §3.8: a scenario expands into the predefined variables GitLab would set, each marked with
+// whether job `rules:if` may read it.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  allVariableValues,
+  environmentSlug,
+  guessEnvironmentTier,
+  PREDEFINED_VARIABLES,
+  predefinedVariable,
+  rulesIfVariables,
+  scenarioVariables,
+  type Scenario,
+} from '../../../server/src/engine/vars/index';
+import { evaluate } from '../../../server/src/engine/expr/index';
+
+const BRANCH: Scenario = {
+  projectPath: 'group/sub/project',
+  projectId: 42,
+  ref: 'main',
+  defaultBranch: 'main',
+  protectedRef: true,
+  environmentName: 'production',
+  userLogin: 'alice',
+};
+
+function values(scenario: Scenario): Record<string, string> {
+  return Object.fromEntries(allVariableValues(scenarioVariables(scenario)));
+}
+
+describe('§3.8 predefined variables from a scenario', () => {
+  test('§3.8 project variables', () => {
+    const v = values(BRANCH);
+    assert.equal(v.CI_PROJECT_PATH, 'group/sub/project');
+    assert.equal(v.CI_PROJECT_NAME, 'project');
+    assert.equal(v.CI_PROJECT_NAMESPACE, 'group/sub');
+    assert.equal(v.CI_PROJECT_ROOT_NAMESPACE, 'group');
+    assert.equal(v.CI_PROJECT_PATH_SLUG, 'group-sub-project');
+    assert.equal(v.CI_PROJECT_ID, '42');
+  });
+  test('§3.8 branch pipeline: CI_COMMIT_BRANCH set, no CI_COMMIT_TAG', () => {
+    const v = values(BRANCH);
+    assert.equal(v.CI_COMMIT_BRANCH, 'main');
+    assert.equal(v.CI_COMMIT_REF_NAME, 'main');
+    assert.equal(v.CI_COMMIT_REF_SLUG, 'main');
+    assert.equal(v.CI_COMMIT_REF_PROTECTED, 'true');
+    assert.equal(v.CI_DEFAULT_BRANCH, 'main');
+    assert.equal(v.CI_PIPELINE_SOURCE, 'push');
+    assert.equal(v.GITLAB_USER_LOGIN, 'alice');
+    assert.equal('CI_COMMIT_TAG' in v, false);
+  });
+  test('§3.8 tag pipeline: CI_COMMIT_TAG set, no CI_COMMIT_BRANCH', () => {
+    const v = values({ ...BRANCH, ref: 'v1.2.0', isTag: true });
+    assert.equal(v.CI_COMMIT_TAG, 'v1.2.0');
+    assert.equal(v.CI_COMMIT_REF_SLUG, 'v1-2-0');
+    assert.equal('CI_COMMIT_BRANCH' in v, false);
+  });
+  test('§3.8 merge request pipeline: no CI_COMMIT_BRANCH; MR variables; source merge_request_event', () => {
+    const v = values({ ...BRANCH, ref: 'feature/x', isMergeRequest: true, protectedRef: false });
+    assert.equal('CI_COMMIT_BRANCH' in v, false);
+    assert.equal(v.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME, 'feature/x');
+    assert.equal(v.CI_MERGE_REQUEST_TARGET_BRANCH_NAME, 'main');
+    assert.equal(v.CI_PIPELINE_SOURCE, 'merge_request_event');
+    assert.equal(v.CI_COMMIT_REF_PROTECTED, 'false');
+  });
+  test('§3.8/§3.9 environment variables are computed (slug, tier guess, action)', () => {
+    const v = values({ ...BRANCH, environmentName: 'review/feature-x' });
+    assert.equal(v.CI_ENVIRONMENT_NAME, 'review/feature-x');
+    assert.equal(v.CI_ENVIRONMENT_SLUG, environmentSlug('review/feature-x'));
+    assert.equal(v.CI_ENVIRONMENT_TIER, 'development');
+    assert.equal(v.CI_ENVIRONMENT_ACTION, 'start');
+  });
+  test('§3.8 an explicit tier wins over the guess', () => {
+    assert.equal(values({ ...BRANCH, environmentTier: 'staging' }).CI_ENVIRONMENT_TIER, 'staging');
+  });
+  test('§3.8 no environment → no CI_ENVIRONMENT_*', () => {
+    const { environmentName: _unused, ...noEnv } = BRANCH;
+    assert.equal(Object.keys(values(noEnv)).some((k) => k.startsWith('CI_ENVIRONMENT_')), false);
+  });
+  test('§3.8 user variables override predefined ones and are visible to rules:if', () => {
+    const vars = scenarioVariables({ ...BRANCH, variables: { CI_DEFAULT_BRANCH: 'develop', DEPLOY: 'yes' } });
+    assert.equal(vars.get('CI_DEFAULT_BRANCH')?.value, 'develop');
+    assert.equal(vars.get('DEPLOY')?.source, 'user');
+    assert.equal(vars.get('DEPLOY')?.availableInRulesIf, true);
+  });
+});
+
+describe('§3.6 which variables rules:if sees', () => {
+  test('§3.6 CI_ENVIRONMENT_* have values but are not available to rules:if', () => {
+    const vars = scenarioVariables(BRANCH);
+    const slug = vars.get('CI_ENVIRONMENT_SLUG');
+    assert.equal(slug?.value, 'production');
+    assert.equal(slug?.availableInRulesIf, false);
+    assert.equal(rulesIfVariables(vars).has('CI_ENVIRONMENT_SLUG'), false);
+    assert.equal(rulesIfVariables(vars).get('CI_COMMIT_BRANCH'), 'main');
+  });
+  test('§3.6 a job rule on CI_ENVIRONMENT_SLUG is false in GitLab, true with all values (seed 003 design)', () => {
+    const vars = scenarioVariables(BRANCH);
+    assert.equal(evaluate('$CI_ENVIRONMENT_SLUG == "production"', rulesIfVariables(vars)).truthy, false);
+    assert.equal(evaluate('$CI_ENVIRONMENT_SLUG == "production"', allVariableValues(vars)).truthy, true);
+  });
+  const table: Array<[string, boolean]> = [
+    ['CI_COMMIT_BRANCH', true],
+    ['CI_DEFAULT_BRANCH', true],
+    ['CI_PIPELINE_SOURCE', true],
+    ['CI_PIPELINE_IID', true],
+    ['GITLAB_USER_LOGIN', true],
+    ['CI_PIPELINE_ID', false],
+    ['CI_JOB_ID', false],
+    ['CI_JOB_TOKEN', false],
+    ['CI_REGISTRY_PASSWORD', false],
+    ['CI_ENVIRONMENT_NAME', false],
+    ['CI_ENVIRONMENT_URL', false],
+  ];
+  for (const [name, available] of table) {
+    test(`§3.6 ${name} availableInRulesIf = ${available}`, () => assert.equal(predefinedVariable(name)?.availableInRulesIf, available));
+  }
+  test('§3.8 the table has unique names and rules:if visibility follows availability', () => {
+    const names = PREDEFINED_VARIABLES.map((v) => v.name);
+    assert.equal(new Set(names).size, names.length);
+    for (const v of PREDEFINED_VARIABLES) {
+      assert.equal(v.availableInRulesIf, v.availability === 'pre-pipeline' || v.availability === 'pipeline', v.name);
+    }
+  });
+});
+
+describe('Environment#guess_tier (deployment tier when not set)', () => {
+  const rows: Array<[string, string]> = [
+    ['production', 'production'],
+    ['prod', 'production'],
+    ['live', 'production'],
+    ['staging', 'staging'],
+    ['stg', 'staging'],
+    ['pre-prod', 'staging'],
+    ['test', 'testing'],
+    ['qa', 'testing'],
+    ['review/feature-x', 'development'],
+    ['dev', 'development'],
+    ['review/production-fix', 'development'],
+    ['sandbox', 'other'],
+  ];
+  for (const [name, tier] of rows) test(`guess_tier ${name} → ${tier}`, () => assert.equal(guessEnvironmentTier(name), tier));
+});
