@@ -25,20 +25,21 @@ export type ValidationResult =
   | { readonly valid: false; readonly error: ExprError; readonly tokens: readonly Token[] };
 
 // Simulations evaluate the same few expressions against thousands of scenarios: parse each once.
+// One map per dialect, keyed by the expression text itself (no per-call key building).
 const PARSE_CACHE_LIMIT = 2000;
-const parseCache = new Map<string, ParseResult>();
+const parseCaches = { gitlab: new Map<string, ParseResult>(), unaryNot: new Map<string, ParseResult>() };
 
 /**
  * Parses `expression` (cached per expression text and dialect). The result carries the token stream even
  * on failure, so an editor can colour what was lexed and mark the error range.
  */
 export function parseCached(expression: string, options: ExprOptions = {}): ParseResult {
-  const key = options.unaryNot ? `!${expression}` : ` ${expression}`;
-  let parsed = parseCache.get(key);
+  const cache = options.unaryNot ? parseCaches.unaryNot : parseCaches.gitlab;
+  let parsed = cache.get(expression);
   if (!parsed) {
     parsed = parseExpression(expression, options);
-    parseCache.set(key, parsed);
-    if (parseCache.size > PARSE_CACHE_LIMIT) parseCache.delete(parseCache.keys().next().value!);
+    cache.set(expression, parsed);
+    if (cache.size > PARSE_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   }
   return parsed;
 }
