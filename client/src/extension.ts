@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documentSelector';
+import { addScenario, editScenarios } from './scenarioCommands';
+import { SimulationView } from './simulationView';
 
 const CLIENT_ID = 'gitlabAgentConfig';
 const CLIENT_NAME = 'GitLab Agent Config';
@@ -27,6 +29,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.commands.registerCommand('gitlabAgentConfig.showOutput', () => output.show(true)),
+  );
+
+  const simulationView = new SimulationView(() => client);
+  context.subscriptions.push(
+    simulationView,
+    vscode.commands.registerCommand('gitlabAgentConfig.simulate', async (uri?: string | vscode.Uri) => {
+      const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri);
+      if (!target || !/[\\/]\.gitlab[\\/]agents[\\/][^\\/]+[\\/]config\.ya?ml$/.test(target.path)) {
+        void vscode.window.showWarningMessage('Open a .gitlab/agents/<agent>/config.yaml to simulate its CI access.');
+        return;
+      }
+      await simulationView.show(target);
+    }),
+    vscode.commands.registerCommand('gitlabAgentConfig.addScenario', addScenario),
+    vscode.commands.registerCommand('gitlabAgentConfig.editScenarios', editScenarios),
   );
 
   await startClient(context, output);

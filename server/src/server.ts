@@ -7,7 +7,11 @@ import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticsFeature } from './lsp/diagnostics';
 import { DocumentModels } from './lsp/documentModels';
+import { CodeLensFeature } from './lsp/codeLens';
 import { HoverFeature } from './lsp/hover';
+import { InlayHintsFeature } from './lsp/inlayHints';
+import { SimulateRequestFeature } from './lsp/simulateRequest';
+import { SimulationService } from './lsp/simulation';
 import { SettingsStore } from './lsp/settings';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -21,6 +25,8 @@ connection.onInitialize((params) => {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       hoverProvider: true,
+      inlayHintProvider: true,
+      codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: 'gitlab-agent-config', version: '0.1.0' },
   };
@@ -32,11 +38,19 @@ connection.onInitialized(() => {
 
 const models = new DocumentModels();
 const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
-new HoverFeature(connection, documents, models);
+const simulations = new SimulationService(models);
+new HoverFeature(connection, documents, models, settings, simulations);
+new InlayHintsFeature(connection, documents, models, settings, simulations);
+new CodeLensFeature(connection, documents, models, settings, simulations);
+new SimulateRequestFeature(connection, documents, settings, simulations);
+documents.onDidClose((e) => simulations.forget(e.document.uri));
 
 connection.onDidChangeConfiguration(() => {
   settings.invalidate();
   diagnostics.revalidateAll();
+  // Hints and lenses depend on the scenarios: ask the client to fetch them again.
+  void connection.languages.inlayHint.refresh().catch(() => undefined);
+  void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
 });
 
 // A bug in one handler must not take the server down for every open file.

@@ -6,6 +6,7 @@ import { classifyPath } from '../engine/files';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
+import { simulationContext } from './simulationContext';
 
 /** Edits arriving faster than this are validated once, after the last one. */
 const DEBOUNCE_MS = 75;
@@ -52,7 +53,7 @@ export class DiagnosticsFeature {
   private async validate(document: TextDocument): Promise<void> {
     const file = classifyPath(new URL(document.uri).pathname);
     if (file.kind === 'other') return;
-    const { target } = await this.settings.get();
+    const settings = await this.settings.get();
     const current = this.documents.get(document.uri);
     if (!current || current.version !== document.version) return; // superseded while we waited
     const started = performance.now();
@@ -60,7 +61,7 @@ export class DiagnosticsFeature {
     try {
       diagnostics =
         file.kind === 'agentConfig'
-          ? validateParsedAgentConfig(this.models.get(document), { target, agentName: file.agentName })
+          ? validateParsedAgentConfig(this.models.get(document), { target: settings.target, agentName: file.agentName, rules: simulationContext(document.uri, settings) })
           : validateEnvironmentTemplateSyntax(document.getText());
     } catch (err) {
       // The server must stay up whatever the input: report the failure on the document instead.

@@ -4,29 +4,54 @@ import { pathAtOffset } from '../engine/config/pathAtOffset';
 import { describeKey, schemaAtPath } from '../engine/config/schemaLookup';
 import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
+import type { SettingsStore } from './settings';
+import type { SimulationService } from './simulation';
+import { entryPreview, entryTarget, expressionPreview, findEntry, namespacePreview } from './simulationViews';
 
-/** Hover documentation for agent configuration keys, from the schema's descriptions. */
+/**
+ * Hover: documentation of every key (from the schema), and on `namespace:`, `default_namespace:`,
+ * `if:` and entry ids the simulated outcome per active scenario.
+ */
 export class HoverFeature {
   constructor(
     connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
     private readonly models: DocumentModels,
+    private readonly settings: SettingsStore,
+    private readonly simulations: SimulationService,
   ) {
     connection.onHover((params) => this.hover(params.textDocument.uri, params.position));
   }
 
-  private hover(uri: string, position: { line: number; character: number }): Hover | null {
+  private async hover(uri: string, position: { line: number; character: number }): Promise<Hover | null> {
     const document = this.documents.get(uri);
     if (!document || classifyPath(new URL(uri).pathname).kind !== 'agentConfig') return null;
     const parsed = this.models.get(document);
     if (!parsed.doc) return null;
     const at = pathAtOffset(parsed.doc, document.offsetAt(position));
-    if (!at || !at.onKey) return null;
-    const schema = schemaAtPath(at.path);
-    if (!schema) return null;
-    const name = String(at.path[at.path.length - 1]);
+    if (!at) return null;
+    const sections: string[] = [];
+
+    if (!parsed.hasSyntaxErrors) {
+      const settings = await this.settings.get();
+      const simulation = this.simulations.get(document, settings);
+      const entry = findEntry(simulation, at.path);
+      if (entry) {
+        const target = entryTarget(entry, at.path);
+        if (target.kind === 'ruleNamespace') sections.push(namespacePreview(entry, target.rule.number));
+        else if (target.kind === 'defaultNamespace') sections.push(namespacePreview(entry, null));
+        else if (target.kind === 'ruleIf') sections.push(expressionPreview(entry, target.rule, settings.defaultBranch));
+        else if (target.kind === 'id') sections.push(entryPreview(entry));
+      }
+    }
+
+    if (at.onKey) {
+      const schema = schemaAtPath(at.path);
+      if (schema) sections.push(describeKey(String(at.path[at.path.length - 1]), schema));
+    }
+    if (!sections.length) return null;
     return {
-      contents: { kind: MarkupKind.Markdown, value: describeKey(name, schema) },
+      contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n---\n\n') },
       range: { start: document.positionAt(at.span[0]), end: document.positionAt(at.span[1]) },
     };
   }

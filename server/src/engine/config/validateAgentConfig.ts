@@ -1,3 +1,5 @@
+import { readCiAccess } from '../access/model';
+import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { CompatibilityTarget } from './compatibilityTarget';
 import { schemaDiagnostics } from './schemaDiagnostics';
@@ -9,6 +11,8 @@ export interface ValidateOptions {
   readonly target?: CompatibilityTarget;
   /** The `<agent>` directory name, when the file sits at `.gitlab/agents/<agent>/config.yaml`. */
   readonly agentName?: string;
+  /** Scenarios and policies for the rules and namespace checks; without it those checks are skipped. */
+  readonly rules?: RuleCheckContext;
 }
 
 /** A bound on what one file can produce, so a file of random bytes does not flood the editor. */
@@ -19,6 +23,7 @@ export function validateParsedAgentConfig(parsed: ParsedYaml, options: ValidateO
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.hasSyntaxErrors) diagnostics.push(...schemaDiagnostics(parsed, options.target ?? 'proposal'));
   diagnostics.push(...semanticDiagnostics(parsed, options.agentName));
+  if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
   const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);

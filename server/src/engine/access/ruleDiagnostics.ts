@@ -1,0 +1,153 @@
+import type { Node } from 'yaml';
+import type { EngineDiagnostic } from '../diagnostics';
+import { validateExpression } from '../expr';
+import { closestMatch } from '../text/didYouMean';
+import { findVariableReferences } from '../vars/expand';
+import { checkNamespace } from '../vars/namespace';
+import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
+import { scalarOffsetMapper } from '../config/scalarSource';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
+import type { AccessEntry, AccessRule, CiAccessModel } from './model';
+import { scenarioForEntry, type JobScenario } from './scenarios';
+import { simulateAccess, type SimulationOptions } from './simulate';
+import type { AgentRef } from './authorize';
+
+export interface RuleCheckContext {
+  readonly agent: AgentRef;
+  readonly scenarios: readonly JobScenario[];
+  readonly defaultBranch: string;
+  readonly options: SimulationOptions;
+}
+
+const PREDEFINED_NAMES = PREDEFINED_VARIABLES.map((v) => v.name);
+
+/**
+ * Editor checks of the `rules` design and namespaces: expression syntax (inside the expression),
+ * bare names meant as variables, `${VAR}` in `if:`, misspelled CI variables, unreachable rules,
+ * and namespaces invalid for every scenario or for some.
+ */
+export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, context: RuleCheckContext): EngineDiagnostic[] {
+  const out: EngineDiagnostic[] = [];
+  const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])];
+  const userVariables = new Set(context.scenarios.flatMap((s) => Object.keys(s.variables ?? {})));
+  for (const entry of entries) {
+    if (entry.rules && (context.options.target ?? 'proposal') === 'proposal') {
+      let alwaysMatches: AccessRule | null = null;
+      for (const rule of entry.rules) {
+        if (alwaysMatches) out.push(unreachable(parsed, rule, alwaysMatches));
+        if (rule.if !== undefined) out.push(...expressionDiagnostics(parsed, rule, userVariables));
+        else alwaysMatches ??= rule;
+      }
+    }
+    out.push(...namespaceDiagnostics(parsed, entry, context));
+  }
+  return out;
+}
+
+function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariables: Set<string>): EngineDiagnostic[] {
+  const expression = rule.if!;
+  const node = nodeAtPath(parsed.doc!, [...rule.path, 'if'])?.node;
+  const whole = spanRange(parsed, node);
+  if (!whole) return [];
+  const map = scalarOffsetMapper(node, parsed.text);
+  const at = (start: number, end: number) => (map ? parsed.index.range(map(start), map(Math.max(end, start + 1))) : whole);
+  const result = validateExpression(expression);
+  const out: EngineDiagnostic[] = [];
+  if (!result.valid) {
+    const { range, message } = result.error;
+    const rest = expression.slice(range.start);
+    const braced = /^\$\{(\w+)\}/.exec(rest);
+    const bare = /^[A-Za-z_]\w*/.exec(rest);
+    if (braced) {
+      out.push({ range: at(range.start, range.start + braced[0].length), severity: 'error', code: 'expr.bracedVariable', message: `rules:if does not accept \${${braced[1]}}: write $${braced[1]} (GitLab rejects the expression as invalid syntax).`, data: { replacement: `$${braced[1]}` } });
+    } else if (bare && !['null', 'true', 'false'].includes(bare[0]) && (predefinedVariable(bare[0]) || userVariables.has(bare[0]) || /^[A-Z][A-Z0-9_]*$/.test(bare[0]))) {
+      out.push({ range: at(range.start, range.start + bare[0].length), severity: 'error', code: 'expr.missingDollar', message: `"${bare[0]}" is not a variable reference: write $${bare[0]}. Without "$" GitLab rejects the expression ("${message}"), so this rule never matches.`, data: { replacement: `$${bare[0]}` } });
+    } else {
+      out.push({ range: at(range.start, range.end), severity: 'error', code: 'expr.syntax', message: `Invalid expression syntax: ${message}${result.error.detail ? ` (${result.error.detail})` : ''}` });
+    }
+    return out;
+  }
+  for (const token of result.tokens) {
+    if (token.kind !== 'variable') continue;
+    const name = token.text.slice(1);
+    if (predefinedVariable(name) || userVariables.has(name)) continue;
+    const suggestion = closestMatch(name, PREDEFINED_NAMES);
+    if (suggestion) {
+      out.push({ range: at(token.range.start, token.range.end), severity: 'warning', code: 'expr.unknownVariable', message: `Unknown CI/CD variable $${name}. Did you mean $${suggestion}?`, data: { replacement: `$${suggestion}` } });
+    } else if (/^(CI|GITLAB)_/.test(name)) {
+      out.push({ range: at(token.range.start, token.range.end), severity: 'warning', code: 'expr.unknownVariable', message: `$${name} is not a predefined CI/CD variable; unless a project or group defines it, it is undefined (null).` });
+    }
+  }
+  return out;
+}
+
+function unreachable(parsed: ParsedYaml, rule: AccessRule, cause: AccessRule): EngineDiagnostic {
+  const node = nodeAtPath(parsed.doc!, rule.path)?.node;
+  const span = nodeSpan(node);
+  const line = span ? parsed.index.positionAt(span[0]).line : 0;
+  return {
+    range: span ? parsed.index.range(span[0], Math.min(span[1], parsed.index.lineEnd(line))) : parsed.index.range(0, 0),
+    severity: 'warning',
+    code: 'rules.unreachable',
+    message: `Rule ${rule.number} can never be reached: rule ${cause.number} has no "if" and always matches first.`,
+  };
+}
+
+/**
+ * A namespace with no variables is checked once; one with variables is checked in every scenario
+ * where its rule decides the outcome: invalid in all of them is an error, in some a warning.
+ */
+function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: RuleCheckContext): EngineDiagnostic[] {
+  const out: EngineDiagnostic[] = [];
+  const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
+  const targets: { path: (string | number)[]; template: string; rule: number | null }[] = [];
+  if (entry.defaultNamespace !== undefined) targets.push({ path: [...entry.path, 'default_namespace'], template: entry.defaultNamespace, rule: null });
+  if (useRules) for (const rule of entry.rules!) if (rule.namespace !== undefined) targets.push({ path: [...rule.path, 'namespace'], template: rule.namespace, rule: rule.number });
+
+  for (const target of targets) {
+    const range = spanRange(parsed, nodeAtPath(parsed.doc!, target.path)?.node);
+    if (!range) continue;
+    const hasVariables = findVariableReferences(target.template).length > 0;
+    if (!hasVariables || (!useRules && target.rule === null)) {
+      // default_namespace is used literally by GitLab; rule namespaces without variables are constant.
+      const check = checkNamespace(target.template, context.options.overlongNamespace ?? 'error');
+      if (check.kind === 'invalid') {
+        out.push({ range, severity: useRules ? 'error' : 'warning', code: 'namespace.invalid', message: `"${target.template}" is not a valid Kubernetes namespace: ${check.problems.map((p) => p.message).join('; ')}.` });
+      }
+      continue;
+    }
+    const failing: string[] = [];
+    let deciding = 0;
+    for (const job of context.scenarios) {
+      const outcome = simulateAccess(singleEntryModel(entry), context.agent, scenarioForEntry(job, entry, context.defaultBranch), { ...context.options, instanceLevel: true });
+      const decidedHere = target.rule !== null ? outcome.rule === target.rule : outcome.rule === null && outcome.via !== null;
+      if (!decidedHere) continue;
+      deciding++;
+      const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');
+      if (problem) failing.push(`${job.name}: ${problem.message}`);
+    }
+    if (failing.length && failing.length === deciding) {
+      out.push({ range, severity: 'error', code: 'namespace.invalidForAll', message: `The namespace is invalid in every scenario where this rule applies — ${failing.join(' | ')}` });
+    } else if (failing.length) {
+      out.push({ range, severity: 'warning', code: 'namespace.invalidForSome', message: `The namespace is invalid in ${failing.length} of ${deciding} scenarios — ${failing.join(' | ')}` });
+    }
+  }
+  return out;
+}
+
+/** A model holding only `entry`, so a scenario exercises exactly that entry. */
+function singleEntryModel(entry: AccessEntry): CiAccessModel {
+  const byId = new Map(entry.id ? [[entry.id.toLowerCase(), entry]] : []);
+  return {
+    projects: entry.kind === 'project' ? [entry] : [],
+    groups: entry.kind === 'group' ? [entry] : [],
+    instance: entry.kind === 'instance' ? entry : null,
+    projectsById: entry.kind === 'project' ? byId : new Map(),
+    groupsById: entry.kind === 'group' ? byId : new Map(),
+  };
+}
+
+function spanRange(parsed: ParsedYaml, node: Node | null | undefined) {
+  const span = nodeSpan(node);
+  return span ? parsed.index.range(span[0], span[1]) : null;
+}

@@ -1,0 +1,62 @@
+import type { EnvironmentTier } from '../vars/environment-tier';
+import type { Scenario } from '../vars/scenario';
+import type { AccessEntry } from './model';
+
+/**
+ * A CI job situation without a project: the editor applies it to every `ci_access` entry (the
+ * entry's project, or a project inside the entry's group).
+ */
+export interface JobScenario {
+  readonly name: string;
+  readonly ref: string;
+  readonly isTag?: boolean;
+  readonly isMergeRequest?: boolean;
+  readonly protectedRef?: boolean;
+  readonly environmentName?: string;
+  readonly environmentTier?: EnvironmentTier;
+  readonly pipelineSource?: string;
+  readonly userLogin?: string;
+  readonly variables?: Readonly<Record<string, string>>;
+  /** Overrides the project the scenario runs in (otherwise taken from the entry). */
+  readonly projectPath?: string;
+}
+
+/** The built-in scenarios: the four situations most configurations are written for. */
+export function presetScenarios(defaultBranch: string): JobScenario[] {
+  return [
+    { name: 'default branch → production', ref: defaultBranch, protectedRef: true, environmentName: 'production', environmentTier: 'production' },
+    { name: 'feature branch → review app', ref: 'feature/login', protectedRef: false, environmentName: 'review/feature-login', environmentTier: 'development' },
+    { name: 'tag release', ref: 'v1.2.0', isTag: true, protectedRef: true, environmentName: 'production', environmentTier: 'production' },
+    { name: 'merge request pipeline', ref: 'feature/login', isMergeRequest: true, protectedRef: false, pipelineSource: 'merge_request_event' },
+  ];
+}
+
+/** A short label for tables and hints. */
+export function shortName(scenario: JobScenario): string {
+  return scenario.name;
+}
+
+/** The full scenario for one entry: the project is the entry's own, or an example project in its group. */
+export function scenarioForEntry(job: JobScenario, entry: AccessEntry | null, defaultBranch: string): Scenario {
+  const projectPath = job.projectPath ?? (entry?.kind === 'project' ? entry.id! : entry?.kind === 'group' ? `${entry.id}/example-project` : 'example-group/example-project');
+  return {
+    name: job.name,
+    projectPath,
+    ref: job.ref,
+    defaultBranch,
+    ...(job.isTag !== undefined ? { isTag: job.isTag } : {}),
+    ...(job.isMergeRequest !== undefined ? { isMergeRequest: job.isMergeRequest } : {}),
+    ...(job.protectedRef !== undefined ? { protectedRef: job.protectedRef } : {}),
+    ...(job.environmentName !== undefined ? { environmentName: job.environmentName } : {}),
+    ...(job.environmentTier !== undefined ? { environmentTier: job.environmentTier } : {}),
+    ...(job.pipelineSource !== undefined ? { pipelineSource: job.pipelineSource } : {}),
+    ...(job.userLogin !== undefined ? { userLogin: job.userLogin } : {}),
+    ...(job.variables ? { variables: job.variables } : {}),
+  };
+}
+
+/** Reads user scenarios from settings, dropping malformed ones (settings are user input too). */
+export function readJobScenarios(value: unknown): JobScenario[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((s): s is JobScenario => typeof s === 'object' && s !== null && typeof (s as JobScenario).name === 'string' && typeof (s as JobScenario).ref === 'string');
+}

@@ -1,0 +1,39 @@
+import type { CodeLens, Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
+import { classifyPath } from '../engine/files';
+import { SHOW_SIMULATION_COMMAND } from '../protocol';
+import type { DocumentModels } from './documentModels';
+import type { SettingsStore } from './settings';
+import type { SimulationService } from './simulation';
+
+/** A code lens above each ci_access entry: the outcome over the active scenarios; it opens the simulation. */
+export class CodeLensFeature {
+  constructor(
+    connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly models: DocumentModels,
+    private readonly settings: SettingsStore,
+    private readonly simulations: SimulationService,
+  ) {
+    connection.onCodeLens((params) => this.lenses(params.textDocument.uri));
+  }
+
+  private async lenses(uri: string): Promise<CodeLens[]> {
+    const document = this.documents.get(uri);
+    if (!document || classifyPath(new URL(uri).pathname).kind !== 'agentConfig') return [];
+    const parsed = this.models.get(document);
+    if (!parsed.doc || parsed.hasSyntaxErrors) return [];
+    const simulation = this.simulations.get(document, await this.settings.get());
+    return simulation.entries.flatMap(({ entry, outcomes }) => {
+      const span = nodeSpan(nodeAtPath(parsed.doc!, entry.path)?.node);
+      if (!span) return [];
+      const line = parsed.index.positionAt(span[0]).line;
+      const allowed = outcomes.filter((o) => o.outcome.authorized);
+      const namespaces = [...new Set(allowed.map((o) => o.outcome.namespace).filter((n): n is string => n !== null))];
+      const problems = outcomes.reduce((n, o) => n + o.outcome.problems.length, 0);
+      const title = `CI access: ${allowed.length}/${outcomes.length} scenarios authorized${namespaces.length ? ` · ${namespaces.slice(0, 3).join(', ')}${namespaces.length > 3 ? ', …' : ''}` : ''}${problems ? ` · ⚠ ${problems} problem(s)` : ''}`;
+      return [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title, command: SHOW_SIMULATION_COMMAND, arguments: [uri, line] } }];
+    });
+  }
+}

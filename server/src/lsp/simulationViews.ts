@@ -1,0 +1,80 @@
+import { evaluate, formatExpressionTree, validateExpression } from '../engine/expr';
+import type { AccessRule } from '../engine/access/model';
+import { scenarioForEntry } from '../engine/access/scenarios';
+import { allVariableValues, scenarioVariables } from '../engine/vars/scenario';
+import type { DocumentSimulation, EntrySimulation } from './simulation';
+
+/** Which part of an entry a data path points at. */
+export type EntryTarget =
+  | { readonly kind: 'id' }
+  | { readonly kind: 'defaultNamespace' }
+  | { readonly kind: 'ruleNamespace'; readonly rule: AccessRule }
+  | { readonly kind: 'ruleIf'; readonly rule: AccessRule }
+  | { readonly kind: 'other' };
+
+export function findEntry(simulation: DocumentSimulation, path: readonly (string | number)[]): EntrySimulation | null {
+  return simulation.entries.find((e) => e.entry.path.length <= path.length && e.entry.path.every((s, i) => path[i] === s)) ?? null;
+}
+
+export function entryTarget(entry: EntrySimulation, path: readonly (string | number)[]): EntryTarget {
+  const rest = path.slice(entry.entry.path.length);
+  if (rest.length === 1 && rest[0] === 'id') return { kind: 'id' };
+  if (rest.length === 1 && rest[0] === 'default_namespace') return { kind: 'defaultNamespace' };
+  if (rest[0] === 'rules' && typeof rest[1] === 'number' && rest.length === 3) {
+    const rule = entry.entry.rules?.[rest[1]];
+    if (rule && rest[2] === 'namespace') return { kind: 'ruleNamespace', rule };
+    if (rule && rest[2] === 'if') return { kind: 'ruleIf', rule };
+  }
+  return { kind: 'other' };
+}
+
+const escape = (text: string) => text.replace(/[|\\`*_]/g, (c) => `\\${c}`);
+
+/** Resolved namespace per scenario, for the scenarios where `rule` (null: default_namespace) decides. */
+export function namespacePreview(entry: EntrySimulation, rule: number | null): string {
+  const rows = entry.outcomes.map(({ scenario, outcome }) => {
+    const decides = rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
+    if (!decides) return `| ${escape(scenario.name)} | — | ${rule === null ? 'a rule decides' : `rule ${outcome.rule ?? 'none'} decides`} |`;
+    const invalid = outcome.problems.find((p) => p.code.startsWith('namespace.'));
+    if (outcome.namespace === null && !invalid) return `| ${escape(scenario.name)} | (none) | ${outcome.authorized ? 'no namespace in the context' : 'denied'} |`;
+    return `| ${escape(scenario.name)} | \`${outcome.namespace ?? ''}\` | ${invalid ? `⚠ ${escape(invalid.message)}` : outcome.authorized ? '✓ valid' : 'denied'} |`;
+  });
+  return ['**Resolved namespace per scenario**', '', '| scenario | namespace | |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** The value of an `if:` per scenario, and the parsed structure. */
+export function expressionPreview(entry: EntrySimulation, rule: AccessRule, defaultBranch: string): string {
+  const expression = rule.if ?? '';
+  const parsed = validateExpression(expression);
+  const structure = parsed.valid ? `\`${formatExpressionTree(parsed.ast)}\`` : `invalid: ${parsed.error.message}`;
+  const rows = entry.outcomes.map(({ scenario }) => {
+    const variables = allVariableValues(scenarioVariables(scenarioForEntry(scenario, entry.entry, defaultBranch)));
+    const result = evaluate(expression, variables);
+    const value = result.ok ? JSON.stringify(result.value) : `error: ${result.error.message}`;
+    return `| ${escape(scenario.name)} | \`${escape(value)}\` | ${result.truthy ? '✓ matches' : '✗ no match'} |`;
+  });
+  return [`**Rule ${rule.number}** — parsed as ${structure}`, '', '| scenario | value | |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** What each scenario gets from this entry. */
+export function entryPreview(entry: EntrySimulation): string {
+  const rows = entry.outcomes.map(({ scenario, outcome }) => {
+    const via = outcome.via ? `${outcome.via}${outcome.entry ? ` ${outcome.entry}` : ''}` : '—';
+    const result = outcome.authorized ? `✓ ${outcome.namespace ? `\`${outcome.namespace}\`` : '(no namespace)'}` : `✗ ${escape(outcome.explanation.at(-1)?.replace(/^denied: /, '') ?? 'denied')}`;
+    return `| ${escape(scenario.name)} | ${result} | ${escape(via)} | ${outcome.rule ?? '—'} | ${escape(outcome.identity?.username ?? '—')} |`;
+  });
+  return ['**CI access per scenario**', '', '| scenario | result | via | rule | identity |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Distinct namespaces a rule (or default_namespace) resolves to where it decides. */
+export function resolvedNamespaces(entry: EntrySimulation, rule: number | null): { values: string[]; invalid: number } {
+  const values = new Set<string>();
+  let invalid = 0;
+  for (const { outcome } of entry.outcomes) {
+    const decides = rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
+    if (!decides) continue;
+    if (outcome.problems.some((p) => p.code === 'namespace.invalid')) invalid++;
+    else if (outcome.namespace !== null) values.add(outcome.namespace);
+  }
+  return { values: [...values], invalid };
+}
