@@ -52,6 +52,8 @@ export interface LaunchOptions {
   /** User settings on top of the harness's quiet defaults. */
   settings?: Record<string, unknown>;
   viewport?: { width: number; height: number };
+  /** More .vsix files to install beside the extension (e.g. a test runner extension). */
+  extraVsix?: string[];
 }
 
 export interface Workbench {
@@ -175,6 +177,7 @@ export async function launchWorkbench(options: LaunchOptions): Promise<Workbench
   };
 
   try {
+    for (const vsix of options.extraVsix ?? []) await lib.installVsix(vsix, extensionsDir, path.join(tmp, 'user-data'));
     const server = await lib.startCodeServer({
       folder: workspace,
       userDataDir: path.join(tmp, 'user-data'),
