@@ -43,7 +43,7 @@ test('the broken config lists its errors in the Problems panel at the exact posi
   assert.equal(duplicate.line, 17, 'on the second "level"');
   const gitops = find((p) => /gitops/.test(p.message) && /removed/.test(p.message), 'a "gitops removed" error');
   assert.deepEqual([gitops.line, gitops.column], [18, 1]);
-  for (const p of listed) assert.equal(p.resource?.startsWith('config.yaml'), true, `grouped under config.yaml: ${p.message}`);
+  for (const p of listed) assert.equal(p.resource, 'config.yaml .gitlab/agents/broken-agent', `grouped under the file: ${p.message}`);
   assert.deepEqual(wb.externalRequests, [], 'the browser reached only loopback');
 });
 

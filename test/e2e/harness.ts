@@ -74,7 +74,7 @@ export interface Workbench {
   problems(): Promise<Problem[]>;
   waitForProblem(predicate: (p: Problem) => boolean, timeoutMs?: number): Promise<Problem>;
   waitForNoProblem(predicate: (p: Problem) => boolean, timeoutMs?: number): Promise<Problem[]>;
-  hoverAt(line: number, column: number): Promise<string>;
+  hoverAt(line: number, column: number, timeoutMs?: number): Promise<string>;
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -90,8 +90,9 @@ const readProblemRows = new Function('rows', `
   for (const row of rows) {
     const icon = row.querySelector('.marker-icon');
     if (!icon) {
-      const label = row.querySelector('.monaco-icon-label');
-      resource = (label && label.textContent || '').replace(/\\s*\\d+\\s*$/, '').trim() || undefined;
+      const name = row.querySelector('.label-name');
+      const folder = row.querySelector('.label-description');
+      resource = [name, folder].map((e) => e && e.textContent.trim()).filter(Boolean).join(' ') || undefined;
       continue;
     }
     const text = {};
@@ -335,14 +336,26 @@ function makeWorkbench(
     }
   }
 
-  /** Shows the hover at a position (editor.action.showHover) and returns its text once loaded. */
-  async function hoverAt(line: number, column: number): Promise<string> {
-    await goTo(line, column);
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const hover = page.locator('.monaco-editor .monaco-hover:not(.hidden)').first();
-    await hover.waitFor({ state: 'visible', timeout: 15_000 });
-    await hover.filter({ hasNotText: 'Loading...' }).waitFor({ timeout: 15_000 });
+  /**
+   * Shows the hover at a position (editor.action.showHover, Ctrl+K Ctrl+I) and returns its text
+   * once loaded. A hover asked before the language server is ready shows nothing and nothing says
+   * so: the command is asked again until `timeoutMs`.
+   */
+  async function hoverAt(line: number, column: number, timeoutMs = 30_000): Promise<string> {
+    const hover = page.locator('.monaco-editor .monaco-hover:not(.hidden)').filter({ visible: true }).first();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await goTo(line, column);
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+I');
+      try {
+        await hover.waitFor({ state: 'visible', timeout: Math.min(3_000, Math.max(1, deadline - Date.now())) });
+        break;
+      } catch (err) {
+        if (Date.now() >= deadline) throw err;
+      }
+    }
+    await hover.filter({ hasNotText: 'Loading...' }).waitFor({ timeout: Math.max(1, deadline - Date.now()) });
     return (await hover.innerText()).trim();
   }
 
