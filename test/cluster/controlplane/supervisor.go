@@ -270,7 +270,7 @@ func (s *supervisor) startEtcd(clientPort, peerPort int) error {
 	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{clientURL}, []url.URL{clientURL}
 	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peerURL}, []url.URL{peerURL}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
-	cfg.LogLevel = "error" // its warn level logs every request
+	cfg.LogLevel = "error"   // its warn level logs every request
 	cfg.UnsafeNoFsync = true // test data: durability is not worth the fsync latency
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {
