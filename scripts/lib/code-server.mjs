@@ -345,6 +345,9 @@ export async function startCodeServer({ folder, port, userDataDir, extensionsDir
     stdio: ['ignore', logFd ?? 'inherit', logFd ?? 'inherit'],
   });
   if (logFd !== null) closeSync(logFd);
+  // Detached, so it would outlive a script or test that ends without stop(): end it on exit too.
+  const killOnExit = () => killGroup(child.pid, 'SIGKILL');
+  process.once('exit', killOnExit);
   let exited = null;
   const exitPromise = new Promise((resolve) => {
     child.on('exit', (code, signal) => {
@@ -367,6 +370,7 @@ export async function startCodeServer({ folder, port, userDataDir, extensionsDir
       clearTimeout(timer);
       // Children that outlive the main process (extension host, watchers) share its group.
       killGroup(child.pid, 'SIGKILL');
+      process.off('exit', killOnExit);
     })();
     return stopping;
   };
