@@ -3,10 +3,11 @@
  * (`--stdio`, `--node-ipc`, `--socket=`), so the same bundle serves VS Code (IPC), other editors and
  * the protocol tests (stdio).
  */
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DidChangeConfigurationNotification } from 'vscode-languageserver/node';
+import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DidChangeConfigurationNotification } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticsFeature } from './lsp/diagnostics';
 import { DocumentModels } from './lsp/documentModels';
+import { CodeActionsFeature } from './lsp/codeActions';
 import { CodeLensFeature } from './lsp/codeLens';
 import { HoverFeature } from './lsp/hover';
 import { InlayHintsFeature } from './lsp/inlayHints';
@@ -27,6 +28,7 @@ connection.onInitialize((params) => {
       hoverProvider: true,
       inlayHintProvider: true,
       codeLensProvider: { resolveProvider: false },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: 'gitlab-agent-config', version: '0.1.0' },
   };
@@ -43,6 +45,7 @@ new HoverFeature(connection, documents, models, settings, simulations);
 new InlayHintsFeature(connection, documents, models, settings, simulations);
 new CodeLensFeature(connection, documents, models, settings, simulations);
 new SimulateRequestFeature(connection, documents, settings, simulations);
+new CodeActionsFeature(connection);
 documents.onDidClose((e) => simulations.forget(e.document.uri));
 
 connection.onDidChangeConfiguration(() => {

@@ -105,3 +105,30 @@ describe('LSP over stdio: CI access simulation in the editor', () => {
     assert.equal(result.rows[1].namespace, 'review-apps-2');
   });
 });
+
+describe('LSP over stdio: quick fixes', () => {
+  let client: LspTestClient;
+  before(async () => {
+    client = await LspTestClient.start();
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  test('add the missing $, fix a misspelled variable and a misspelled key', async () => {
+    const uri = agentConfigUri('fix-agent');
+    const text = 'ci_access:\n  projects:\n    - id: a/b\n      defualt_namespace: x\n      rules:\n        - if: $CI_COMMIT_BRANCH == CI_DEFAULT_BRANCH\n        - if: $CI_COMIT_BRANCH == "x"\n';
+    const { diagnostics } = await client.open(uri, text);
+    const actions = await client.request<{ title: string; edit: { changes: Record<string, { range: unknown; newText: string }[]> } }[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 7, character: 0 } },
+      context: { diagnostics },
+    });
+    const edits = actions.map((a) => [a.title, a.edit.changes[uri][0].range, a.edit.changes[uri][0].newText]);
+    assert.deepEqual(edits, [
+      ['Change to "default_namespace"', rangeOf(text, 'defualt_namespace'), 'default_namespace'],
+      ['Change to $CI_DEFAULT_BRANCH', rangeOf(text, 'CI_DEFAULT_BRANCH'), '$CI_DEFAULT_BRANCH'],
+      ['Change to $CI_COMMIT_BRANCH', rangeOf(text, '$CI_COMIT_BRANCH'), '$CI_COMMIT_BRANCH'],
+    ]);
+  });
+});

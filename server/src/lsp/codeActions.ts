@@ -1,0 +1,45 @@
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Connection, type Diagnostic } from 'vscode-languageserver';
+import { DIAGNOSTIC_SOURCE } from '../protocol';
+
+/**
+ * Quick fixes carried by our own diagnostics: the fix is computed where the problem is found (the
+ * engine puts it in `data`), so this module only turns it into an edit.
+ */
+export class CodeActionsFeature {
+  constructor(connection: Connection) {
+    connection.onCodeAction((params) => this.actions(params));
+  }
+
+  private actions(params: CodeActionParams): CodeAction[] {
+    const uri = params.textDocument.uri;
+    return params.context.diagnostics.flatMap((diagnostic) => {
+      if (diagnostic.source !== DIAGNOSTIC_SOURCE) return [];
+      const fix = quickFix(diagnostic);
+      if (!fix) return [];
+      return [
+        {
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          isPreferred: true,
+          edit: { changes: { [uri]: [{ range: diagnostic.range, newText: fix.newText }] } },
+        },
+      ];
+    });
+  }
+}
+
+function quickFix(diagnostic: Diagnostic): { title: string; newText: string } | null {
+  const data = (diagnostic.data ?? {}) as Record<string, unknown>;
+  switch (diagnostic.code) {
+    case 'expr.missingDollar':
+    case 'expr.bracedVariable':
+    case 'expr.unknownVariable':
+      return typeof data.replacement === 'string' ? { title: `Change to ${data.replacement}`, newText: data.replacement } : null;
+    case 'schema.unknownKey':
+    case 'schema.enum':
+      return typeof data.suggestion === 'string' ? { title: `Change to "${data.suggestion}"`, newText: data.suggestion } : null;
+    default:
+      return null;
+  }
+}
