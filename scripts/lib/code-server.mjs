@@ -215,12 +215,21 @@ export async function ensureCodeServer() {
     // (argon2's native build); code-server's postinstall would download ripgrep, so it never runs.
     writeFileSync(
       path.join(installDir, 'package.json'),
-      JSON.stringify({ name: 'agentcfg-code-server-cache', private: true, allowScripts: { argon2: true, 'code-server': false } }, null, 2),
+      JSON.stringify(
+        {
+          name: 'agentcfg-code-server-cache',
+          private: true,
+          dependencies: { 'code-server': CODE_SERVER_VERSION },
+          allowScripts: { argon2: true, 'code-server': false },
+        },
+        null,
+        2,
+      ),
     );
     const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 
     log('step 1/5: npm install --ignore-scripts code-server');
-    await exec('npm', ['install', '--ignore-scripts', '--no-save', `code-server@${CODE_SERVER_VERSION}`], { cwd: installDir, env: npmEnv });
+    await exec('npm', ['install', '--ignore-scripts'], { cwd: installDir, env: npmEnv });
 
     log('step 2/5: VS Code dependencies (lib/vscode)');
     await exec('npm', ['install', '--omit=dev', '--ignore-scripts'], { cwd: vscodeDir, env: npmEnv });
