@@ -13,6 +13,7 @@ import { HoverFeature } from './lsp/hover';
 import { InlayHintsFeature } from './lsp/inlayHints';
 import { SimulateRequestFeature } from './lsp/simulateRequest';
 import { SimulationService } from './lsp/simulation';
+import { StructureFeature } from './lsp/structure';
 import { SettingsStore } from './lsp/settings';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -28,6 +29,9 @@ connection.onInitialize((params) => {
       hoverProvider: true,
       inlayHintProvider: true,
       codeLensProvider: { resolveProvider: false },
+      documentSymbolProvider: true,
+      foldingRangeProvider: true,
+      selectionRangeProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: 'gitlab-agent-config', version: '0.1.0' },
@@ -46,6 +50,7 @@ new InlayHintsFeature(connection, documents, models, settings, simulations);
 new CodeLensFeature(connection, documents, models, settings, simulations);
 new SimulateRequestFeature(connection, documents, settings, simulations);
 new CodeActionsFeature(connection);
+new StructureFeature(connection, documents, models);
 documents.onDidClose((e) => simulations.forget(e.document.uri));
 
 connection.onDidChangeConfiguration(() => {
