@@ -105,8 +105,10 @@ export async function ensureDebianPackages(packages = DEBIAN_PACKAGES) {
   if (!missing.length) return;
   log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const update = () => exec(...asRoot('apt-get', ['update', '-q']), { env });
-  const install = () => exec(...asRoot('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing]), { env });
+  // Wait for dpkg's lock instead of failing when another script installs at the same time.
+  const lockWait = ['-o', 'DPkg::Lock::Timeout=300'];
+  const update = () => exec(...asRoot('apt-get', [...lockWait, 'update', '-q']), { env });
+  const install = () => exec(...asRoot('apt-get', [...lockWait, 'install', '-y', '-q', '--no-install-recommends', ...missing]), { env });
   // apt-get update only when the package lists do not know a package, or when they proved stale.
   let updated = false;
   if (!missing.every(hasCandidate)) {
