@@ -134,11 +134,13 @@ test('in-editor suite in VS Code (@vscode/test-electron)', async (t) => {
   const workspace = path.join(tmp, 'examples');
   cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
 
+  const resultFile = path.join(tmp, 'result.json');
   const { runTests } = await import('@vscode/test-electron');
   const code = await runTests({
     vscodeExecutablePath: vscodePath,
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: suite,
+    extensionTestsEnv: { AGENTCFG_SUITE_RESULT: resultFile },
     launchArgs: [
       workspace,
       '--disable-extensions',
@@ -152,4 +154,7 @@ test('in-editor suite in VS Code (@vscode/test-electron)', async (t) => {
     ],
   });
   assert.equal(code, 0);
+  assert.ok(existsSync(resultFile), `${vscodePath} exited 0 but the in-editor suite never ran`);
+  const result = JSON.parse(readFileSync(resultFile, 'utf8')) as { ok: boolean; report: string[] };
+  assert.ok(result.ok && /^[1-9]\d* passed, 0 failed$/.test(result.report.at(-1) ?? ''), result.report.join('\n'));
 });

@@ -2,6 +2,7 @@
 // see ../run.test.ts) with the `vscode` API. VS Code `require`s the CommonJS bundle of this file
 // and calls `run()`, which must reject when any case fails. Mocha-free: cases run in order and
 // report TAP-like lines on the extension host's output.
+import { writeFileSync } from 'node:fs';
 import { diagnosticsCases } from './diagnostics';
 
 export interface InEditorCase {
@@ -26,6 +27,9 @@ export async function run(): Promise<string[]> {
   }
   report.push(`${cases.length - failed} passed, ${failed} failed`);
   console.log(report[report.length - 1]);
+  // The runner checks this file, so that a binary that exits 0 without running the suite can't pass.
+  const resultFile = process.env.AGENTCFG_SUITE_RESULT;
+  if (resultFile) writeFileSync(resultFile, JSON.stringify({ ok: failed === 0, report }));
   // The whole report goes into the error: the runner may only see what run() rejects with.
   if (failed) throw new Error(`in-editor suite failed:\n${report.join('\n')}`);
   return report;
