@@ -34,7 +34,10 @@ const escape = (text: string) => text.replace(/[|\\`*_]/g, (c) => `\\${c}`);
 export function namespacePreview(entry: EntrySimulation, rule: number | null): string {
   const rows = entry.outcomes.map(({ scenario, outcome }) => {
     const decides = rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
-    if (!decides) return `| ${escape(scenario.name)} | — | ${rule === null ? 'a rule decides' : `rule ${outcome.rule ?? 'none'} decides`} |`;
+    if (!decides) {
+      const why = outcome.rule !== null ? `rule ${outcome.rule} decides` : outcome.authorized ? 'default_namespace applies' : `not reached: ${outcome.explanation.at(-1)?.replace(/^denied: /, '') ?? 'denied'}`;
+      return `| ${escape(scenario.name)} | — | ${rule === null && outcome.rule !== null ? 'a rule decides' : escape(why)} |`;
+    }
     const invalid = outcome.problems.find((p) => p.code.startsWith('namespace.'));
     if (outcome.namespace === null && !invalid) return `| ${escape(scenario.name)} | (none) | ${outcome.authorized ? 'no namespace in the context' : 'denied'} |`;
     return `| ${escape(scenario.name)} | \`${outcome.namespace ?? ''}\` | ${invalid ? `⚠ ${escape(invalid.message)}` : outcome.authorized ? '✓ valid' : 'denied'} |`;
