@@ -112,7 +112,7 @@ export async function ensureBuilt() {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   log(`building the control plane and kubectl from k8s.io/kubernetes ${version} (${goVersion()}); `
-    + 'a cold build takes 10-20 minutes on 2 cores, later builds are cached');
+    + 'the first build takes about 7 minutes on 2 cores, later builds are cached');
   const started = Date.now();
   const args = ['build', '-v', '-ldflags', ldflags(version), '-o', tmp + path.sep, './controlplane', 'k8s.io/kubernetes/cmd/kubectl'];
   const env = { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') };
