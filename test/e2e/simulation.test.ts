@@ -49,7 +49,7 @@ async function waitForWebviewText(workbench: Workbench, pattern: RegExp, timeout
   while (Date.now() < deadline) {
     for (const frame of workbench.page.frames()) {
       try {
-        last = await frame.evaluate(() => document.body?.innerText ?? '');
+        last = String(await frame.evaluate('document.body ? document.body.innerText : ""'));
       } catch {
         continue;
       }
