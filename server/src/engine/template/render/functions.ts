@@ -37,6 +37,12 @@ export function substr(start: number, end: number, s: string): string {
   return sliceBytes(s, start, end);
 }
 
+/** Go's `strings.ReplaceAll`: an empty `old` matches before every character and at the end. */
+function replaceAll(s: string, old: string, replacement: string): string {
+  if (old !== '') return s.split(old).join(replacement);
+  return s === '' ? replacement : replacement + Array.from(s).join(replacement) + replacement;
+}
+
 /** Longest slug `slugify` returns without an explicit length: a DNS-1123 label. */
 export const SLUGIFY_DEFAULT_LENGTH = 63;
 
@@ -72,7 +78,7 @@ function slugifyArgs(args: readonly GoValue[]): string {
 export const GITLAB_FUNCTIONS: ReadonlyMap<string, TemplateFunction> = new Map<string, TemplateFunction>([
   ['lower', { params: ['string'], call: ([s]) => (s as string).toLowerCase() }],
   ['substr', { params: ['int', 'int', 'string'], call: ([a, b, s]) => substr(a as number, b as number, s as string) }],
-  ['replace', { params: ['string', 'string', 'string'], call: ([o, n, s]) => (s as string).split(o as string).join(n as string) }],
+  ['replace', { params: ['string', 'string', 'string'], call: ([o, n, s]) => replaceAll(s as string, o as string, n as string) }],
   ['trimPrefix', { params: ['string', 'string'], call: ([p, s]) => ((s as string).startsWith(p as string) ? (s as string).slice((p as string).length) : s) }],
   ['trimSuffix', { params: ['string', 'string'], call: ([x, s]) => ((s as string).endsWith(x as string) && (x as string).length > 0 ? (s as string).slice(0, -(x as string).length) : s) }],
   // Variadic so that both `slugify s` and `slugify 20 s` reach the function, which checks the shapes.
