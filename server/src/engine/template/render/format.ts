@@ -299,6 +299,8 @@ export function sprintf(format: string, args: readonly GoValue[]): string {
     const verb = String.fromCodePoint(format.codePointAt(i) as number);
     i += verb.length;
     spec.verb = verb;
+    // For %v, Go moves '+' to "field names" (structs only), so numbers get no sign.
+    if (verb === 'v') spec.plus = false;
     if (verb === '%') {
       out += '%';
       continue;

@@ -119,8 +119,10 @@ function underscoreOK(s: string): boolean {
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** `strconv.ParseInt(text, 0, 64)`; null when Go would fail. */
-function parseGoInt(text: string): bigint | null {
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** `strconv.ParseInt(text, 0, 64)` without the int64 range check; null when Go would fail to parse. */
+function parseGoInteger(text: string): bigint | null {
   if (text.includes('_') && !underscoreOK(text)) return null;
   let s = text.replace(/_/g, '');
   let negative = false;
@@ -139,8 +141,7 @@ function parseGoInt(text: string): bigint | null {
   if (!pattern.test(digits)) return null;
   let value = 0n;
   for (const d of digits) value = value * radix + BigInt(parseInt(d, Number(radix)));
-  if (negative) value = -value;
-  return value < INT64_MIN || value > INT64_MAX ? null : value;
+  return negative ? -value : value;
 }
 
 /** `strconv.ParseFloat(text, 64)` for decimal and hexadecimal floats; null when Go would fail. */
@@ -168,8 +169,10 @@ export function parseNumber(text: string, isCharConstant: boolean): NumberValue 
     return { isInt: true, int: c.value, isFloat: true, float: c.value };
   }
   if (text.endsWith('i')) throw new Error(`complex number ${text} is not supported by this renderer`);
-  const int = parseGoInt(text);
-  if (int !== null) return { isInt: true, int: Number(int), isFloat: true, float: Number(int) };
+  const int = parseGoInteger(text);
+  if (int !== null && int >= INT64_MIN && int <= INT64_MAX) return { isInt: true, int: Number(int), isFloat: true, float: Number(int) };
+  // A uint64 that is not an int64 parses (Go's IsUint) but "overflows int" when executed.
+  if (int !== null && int > INT64_MAX && int <= UINT64_MAX && !/^[+-]/.test(text)) return { isInt: false, int: 0, isFloat: true, float: Number(int) };
   const f = parseGoFloat(text);
   if (f !== null) {
     if (!/[.eEpP]/.test(text)) throw new Error(`integer overflow: ${JSON.stringify(text)}`);

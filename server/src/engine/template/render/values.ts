@@ -3,7 +3,7 @@
  *
  * - `undefined` is Go's invalid `reflect.Value` (a missing map key): printed `<no value>`.
  * - `null` is a nil `interface{}`.
- * - JavaScript integers are Go `int`; {@link GoFloat} is `float64` (kept apart so that `1.0` prints `1`
+ * - JavaScript integers are Go `int` (exact up to 2^53; Go's 64-bit range beyond that loses precision); {@link GoFloat} is `float64` (kept apart so that `1.0` prints `1`
  *   and `1e6` prints `1e+06` as Go does, and so `eq 1 1.0` is a type error as in Go).
  * - arrays are `[]interface{}` and `Map`s are `map[string]interface{}`.
  */
