@@ -15,16 +15,19 @@ interface NodeBase {
   readonly end: number;
 }
 
+/** Literal text between actions. */
 export interface TextNode extends NodeBase {
   readonly type: 'text';
   readonly text: string;
 }
 
+/** `{{ pipeline }}`: prints the pipeline's value unless it declares variables. */
 export interface ActionNode extends NodeBase {
   readonly type: 'action';
   readonly pipe: PipeNode;
 }
 
+/** A sequence of nodes (a template body or a branch). */
 export interface ListNode extends NodeBase {
   readonly type: 'list';
   readonly nodes: TemplateNode[];
@@ -38,10 +41,12 @@ export interface BranchNode extends NodeBase {
   readonly elseList: ListNode | null;
 }
 
+/** `{{break}}` inside `range`. */
 export interface BreakNode extends NodeBase {
   readonly type: 'break';
 }
 
+/** `{{continue}}` inside `range`. */
 export interface ContinueNode extends NodeBase {
   readonly type: 'continue';
 }
@@ -58,6 +63,7 @@ export interface EndNode extends NodeBase {
   readonly type: 'end';
 }
 
+/** Parser marker for `{{else}}`. */
 export interface ElseNode extends NodeBase {
   readonly type: 'else';
 }
@@ -65,12 +71,14 @@ export interface ElseNode extends NodeBase {
 /** Nodes that can appear in a list. */
 export type TemplateNode = TextNode | ActionNode | BranchNode | BreakNode | ContinueNode | TemplateCallNode;
 
+/** A variable declared by a pipeline (`$x :=`). */
 export interface VariableRef {
   readonly name: string;
   readonly pos: number;
   readonly end: number;
 }
 
+/** Declarations and `|`-separated commands; also a parenthesized argument. */
 export interface PipeNode extends NodeBase {
   readonly type: 'pipe';
   readonly isAssign: boolean;
@@ -78,11 +86,13 @@ export interface PipeNode extends NodeBase {
   readonly cmds: CommandNode[];
 }
 
+/** One pipeline stage: an operand or a function with arguments. */
 export interface CommandNode extends NodeBase {
   readonly type: 'command';
   readonly args: ArgNode[];
 }
 
+/** `.a.b`: fields of dot. */
 export interface FieldNode extends NodeBase {
   readonly type: 'field';
   /** `.a.b` → `['a', 'b']`. */
@@ -96,25 +106,30 @@ export interface ChainNode extends NodeBase {
   readonly field: string[];
 }
 
+/** `$x` or `$x.a.b`. */
 export interface VariableNode extends NodeBase {
   readonly type: 'variable';
   /** `$x.a.b` → `['$x', 'a', 'b']`. */
   readonly ident: string[];
 }
 
+/** A function name. */
 export interface IdentifierNode extends NodeBase {
   readonly type: 'identifier';
   readonly ident: string;
 }
 
+/** `.` itself. */
 export interface DotNode extends NodeBase {
   readonly type: 'dot';
 }
 
+/** The untyped `nil`. */
 export interface NilNode extends NodeBase {
   readonly type: 'nil';
 }
 
+/** `true` or `false`. */
 export interface BoolNode extends NodeBase {
   readonly type: 'bool';
   readonly value: boolean;
@@ -130,6 +145,7 @@ export interface NumberNode extends NodeBase {
   readonly float: number;
 }
 
+/** A "quoted" or `raw` string literal. */
 export interface StringNode extends NodeBase {
   readonly type: 'string';
   /** The literal as written, with quotes. */
@@ -150,6 +166,7 @@ export type ArgNode =
   | StringNode
   | PipeNode;
 
+/** Any node, for error contexts. */
 export type AnyNode = TemplateNode | ListNode | ArgNode | CommandNode | EndNode | ElseNode;
 
 /** Go's `Node.String()`: the canonical text Go prints in `at <...>` error contexts. */

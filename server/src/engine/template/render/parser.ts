@@ -322,10 +322,10 @@ class Parser {
 
   private branchControl(context: 'if' | 'range' | 'with', delim: Item): BranchNode {
     const varCount = this.vars.length;
+    this.openBlocks.push(delim);
     try {
       const pipe = this.pipeline(context, 'rightDelim');
       if (context === 'range') this.rangeDepth++;
-      this.openBlocks.push(delim);
       const [list, first] = this.itemList();
       let next = first;
       if (context === 'range') this.rangeDepth--;

@@ -19,10 +19,12 @@ export type GoMap = ReadonlyMap<string, GoValue>;
 /** Any value a template can hold. */
 export type GoValue = undefined | null | boolean | number | string | GoFloat | readonly GoValue[] | GoMap;
 
+/** True for a `map[string]interface{}`. */
 export function isGoMap(v: GoValue): v is GoMap {
   return v instanceof Map;
 }
 
+/** True for a `[]interface{}`. */
 export function isGoList(v: GoValue): v is readonly GoValue[] {
   return Array.isArray(v);
 }
