@@ -1,0 +1,65 @@
+/** Editor checks of rules and namespaces (issue 4 "In the editor"), on the engine. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { presetScenarios } from '../../../server/src/engine/access/scenarios';
+import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
+import { rangeOf } from '../../support/ranges';
+
+const rules = { agent: { configProjectPath: 'acme/agents', name: 'a' }, scenarios: presetScenarios('main'), defaultBranch: 'main', options: {} };
+const check = (text: string) => validateAgentConfig(text, { rules });
+
+describe('namespace checks per scenario (DNS-1123 label, spec §4.1)', () => {
+  test('a constant invalid rule namespace is an error', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: Bad_NS\n';
+    const d = check(text).find((x) => x.code === 'namespace.invalid');
+    assert.ok(d);
+    assert.equal(d.severity, 'error');
+    assert.deepEqual(d.range, rangeOf(text, 'Bad_NS'));
+  });
+
+  test('invalid in some scenarios: a warning naming them (no environment → empty slug → trailing dash, §3.7)', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: review-$CI_ENVIRONMENT_SLUG\n';
+    const d = check(text).find((x) => x.code === 'namespace.invalidForSome');
+    assert.ok(d, JSON.stringify(check(text)));
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /invalid in 1 of 4 scenarios — merge request pipeline: namespace "review-"/);
+  });
+
+  test('invalid in every scenario where the rule applies: an error', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: $CI_PROJECT_PATH\n';
+    const d = check(text).find((x) => x.code === 'namespace.invalidForAll');
+    assert.ok(d, JSON.stringify(check(text)));
+    assert.equal(d.severity, 'error');
+  });
+
+  test('valid in every scenario: nothing', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: app-$CI_COMMIT_REF_SLUG\n';
+    assert.deepEqual(check(text), []);
+  });
+
+  test('default_namespace without rules is used literally: an invalid one warns (kubectl in the job would fail)', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      default_namespace: My_Apps\n';
+    const d = check(text).find((x) => x.code === 'namespace.invalid');
+    assert.equal(d?.severity, 'warning');
+  });
+});
+
+describe('expression checks (spec §3.2)', () => {
+  test('a quoted if: maps columns inside the quotes', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - if: "$A == B_VALUE"\n';
+    const d = check(text).find((x) => x.code === 'expr.missingDollar');
+    assert.deepEqual(d?.range, rangeOf(text, 'B_VALUE'));
+  });
+  test('a literal such as null or true is not mistaken for a variable', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - if: $A == null && $B != true\n';
+    assert.deepEqual(check(text), []);
+  });
+  test('a custom variable (not CI_*) is not reported', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - if: $DEPLOY_TARGET == "eu"\n';
+    assert.deepEqual(check(text), []);
+  });
+  test('the compatibility target gitlab skips rule checks (the key itself is the error)', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - if: $A == B\n';
+    assert.deepEqual(validateAgentConfig(text, { rules, target: 'gitlab' }).map((d) => d.code), ['target.unsupportedKey']);
+  });
+});
