@@ -150,11 +150,16 @@ class Parser {
 
   private parseDefinition(delim: Item): void {
     const context = 'define clause';
-    const nameItem = this.nextNonSpace();
-    if (nameItem.type !== 'string' && nameItem.type !== 'rawString') this.unexpected(nameItem, context);
-    const name = this.unquote(nameItem);
+    const name = this.templateName(this.nextNonSpace(), context);
     this.expect('rightDelim', context);
-    // A definition has its own variable scope.
+    this.definedBody(delim, name, context);
+  }
+
+  /**
+   * The body of `define` or `block` up to its `{{end}}`, parsed in its own variable scope (a
+   * definition sees only `$`) and added as template `name`. Returns the `{{end}}` node.
+   */
+  private definedBody(delim: Item, name: string, context: string): { end: number } {
     const outerVars = this.vars;
     this.vars = ['$'];
     this.openBlocks.push(delim);
@@ -163,6 +168,7 @@ class Parser {
     this.vars = outerVars;
     if (end.type !== 'end') this.errorf(`unexpected ${nodeString(end)} in ${context}`, end);
     this.addTree(name, list, { start: delim.pos, end: end.end });
+    return end;
   }
 
   /** Go's `Tree.add`: a non-empty redefinition is an error. */
@@ -390,14 +396,7 @@ class Parser {
     const nameItem = this.nextNonSpace();
     const name = this.templateName(nameItem, context);
     const pipe = this.pipeline(context, 'rightDelim');
-    const outerVars = this.vars;
-    this.vars = ['$'];
-    this.openBlocks.push(delim);
-    const [list, end] = this.itemList();
-    this.openBlocks.pop();
-    this.vars = outerVars;
-    if (end.type !== 'end') this.errorf(`unexpected ${nodeString(end)} in ${context}`, end);
-    this.addTree(name, list, { start: delim.pos, end: end.end });
+    const end = this.definedBody(delim, name, context);
     return { type: 'templateCall', pos: nameItem.pos, start: delim.pos, end: end.end, name, pipe };
   }
 
