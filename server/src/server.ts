@@ -42,12 +42,12 @@ connection.onInitialized(() => {
   if (supportsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'gitlabAgentConfig' });
 });
 
-const models = new DocumentModels();
+const models = new DocumentModels(documents);
 const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
 const simulations = new SimulationService(models);
-new HoverFeature(connection, documents, models, settings, simulations);
-new InlayHintsFeature(connection, documents, models, settings, simulations);
-new CodeLensFeature(connection, documents, models, settings, simulations);
+new HoverFeature(connection, models, settings, simulations);
+new InlayHintsFeature(connection, models, settings, simulations);
+new CodeLensFeature(connection, models, settings, simulations);
 new SimulateRequestFeature(connection, documents, settings, simulations);
 new CodeActionsFeature(connection);
 new StructureFeature(connection, documents, models);

@@ -1,7 +1,5 @@
-import type { CodeLens, Connection, TextDocuments } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeLens, Connection } from 'vscode-languageserver';
 import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
-import { classifyPath } from '../engine/files';
 import { SHOW_SIMULATION_COMMAND } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
@@ -11,7 +9,6 @@ import type { SimulationService } from './simulation';
 export class CodeLensFeature {
   constructor(
     connection: Connection,
-    private readonly documents: TextDocuments<TextDocument>,
     private readonly models: DocumentModels,
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
@@ -20,13 +17,12 @@ export class CodeLensFeature {
   }
 
   private async lenses(uri: string): Promise<CodeLens[]> {
-    const document = this.documents.get(uri);
-    if (!document || classifyPath(new URL(uri).pathname).kind !== 'agentConfig') return [];
-    const parsed = this.models.get(document);
-    if (!parsed.doc || parsed.hasSyntaxErrors) return [];
+    const config = this.models.agentConfig(uri);
+    if (!config || config.parsed.hasSyntaxErrors) return [];
+    const { document, parsed, doc } = config;
     const simulation = this.simulations.get(document, await this.settings.get());
     return simulation.entries.flatMap(({ entry, outcomes }) => {
-      const span = nodeSpan(nodeAtPath(parsed.doc!, entry.path)?.node);
+      const span = nodeSpan(nodeAtPath(doc, entry.path)?.node);
       if (!span) return [];
       const line = parsed.index.positionAt(span[0]).line;
       const allowed = outcomes.filter((o) => o.outcome.authorized);

@@ -1,8 +1,6 @@
-import { MarkupKind, type Connection, type Hover, type TextDocuments } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { MarkupKind, type Connection, type Hover } from 'vscode-languageserver';
 import { pathAtOffset } from '../engine/config/pathAtOffset';
 import { describeKey, schemaAtPath } from '../engine/config/schemaLookup';
-import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
@@ -15,7 +13,6 @@ import { entryPreview, entryTarget, expressionPreview, findEntry, namespacePrevi
 export class HoverFeature {
   constructor(
     connection: Connection,
-    private readonly documents: TextDocuments<TextDocument>,
     private readonly models: DocumentModels,
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
@@ -24,11 +21,10 @@ export class HoverFeature {
   }
 
   private async hover(uri: string, position: { line: number; character: number }): Promise<Hover | null> {
-    const document = this.documents.get(uri);
-    if (!document || classifyPath(new URL(uri).pathname).kind !== 'agentConfig') return null;
-    const parsed = this.models.get(document);
-    if (!parsed.doc) return null;
-    const at = pathAtOffset(parsed.doc, document.offsetAt(position));
+    const config = this.models.agentConfig(uri);
+    if (!config) return null;
+    const { document, parsed, doc } = config;
+    const at = pathAtOffset(doc, document.offsetAt(position));
     if (!at) return null;
     const sections: string[] = [];
 

@@ -1,7 +1,6 @@
-import { InlayHintKind, type Connection, type InlayHint, type TextDocuments } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { InlayHintKind, type Connection, type InlayHint } from 'vscode-languageserver';
+import { namespaceSources } from '../engine/access/model';
 import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
-import { classifyPath } from '../engine/files';
 import { findVariableReferences } from '../engine/vars/expand';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
@@ -12,7 +11,6 @@ import { resolvedNamespaces } from './simulationViews';
 export class InlayHintsFeature {
   constructor(
     connection: Connection,
-    private readonly documents: TextDocuments<TextDocument>,
     private readonly models: DocumentModels,
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
@@ -21,19 +19,17 @@ export class InlayHintsFeature {
   }
 
   private async hints(uri: string): Promise<InlayHint[]> {
-    const document = this.documents.get(uri);
-    if (!document || classifyPath(new URL(uri).pathname).kind !== 'agentConfig') return [];
-    const parsed = this.models.get(document);
-    if (!parsed.doc || parsed.hasSyntaxErrors) return [];
+    const config = this.models.agentConfig(uri);
+    if (!config || config.parsed.hasSyntaxErrors) return [];
+    const { document, doc } = config;
     const simulation = this.simulations.get(document, await this.settings.get());
     const hints: InlayHint[] = [];
     for (const entry of simulation.entries) {
-      const targets: { path: (string | number)[]; template: string; rule: number | null }[] = [];
-      for (const rule of entry.entry.rules ?? []) if (rule.namespace !== undefined) targets.push({ path: [...rule.path, 'namespace'], template: rule.namespace, rule: rule.number });
-      if (entry.entry.defaultNamespace !== undefined && entry.entry.rules) targets.push({ path: [...entry.entry.path, 'default_namespace'], template: entry.entry.defaultNamespace, rule: null });
-      for (const target of targets) {
+      // Without rules default_namespace is used literally: nothing to resolve.
+      if (!entry.entry.rules) continue;
+      for (const target of namespaceSources(entry.entry)) {
         if (!findVariableReferences(target.template).length) continue;
-        const span = nodeSpan(nodeAtPath(parsed.doc, target.path)?.node);
+        const span = nodeSpan(nodeAtPath(doc, target.path)?.node);
         if (!span) continue;
         const { values, invalid } = resolvedNamespaces(entry, target.rule);
         if (!values.length && !invalid) continue;

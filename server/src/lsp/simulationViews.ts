@@ -1,6 +1,7 @@
 import { evaluate, formatExpressionTree, validateExpression } from '../engine/expr';
 import type { AccessRule } from '../engine/access/model';
 import { scenarioForEntry } from '../engine/access/scenarios';
+import { decidedBy } from '../engine/access/simulate';
 import { allVariableValues, scenarioVariables } from '../engine/vars/scenario';
 import type { DocumentSimulation, EntrySimulation } from './simulation';
 
@@ -33,7 +34,7 @@ const escape = (text: string) => text.replace(/[|\\`*_]/g, (c) => `\\${c}`);
 /** Resolved namespace per scenario, for the scenarios where `rule` (null: default_namespace) decides. */
 export function namespacePreview(entry: EntrySimulation, rule: number | null): string {
   const rows = entry.outcomes.map(({ scenario, outcome }) => {
-    const decides = rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
+    const decides = decidedBy(outcome, rule);
     if (!decides) {
       const why = outcome.rule !== null ? `rule ${outcome.rule} decides` : outcome.authorized ? 'default_namespace applies' : `not reached: ${outcome.explanation.at(-1)?.replace(/^denied: /, '') ?? 'denied'}`;
       return `| ${escape(scenario.name)} | — | ${rule === null && outcome.rule !== null ? 'a rule decides' : escape(why)} |`;
@@ -74,7 +75,7 @@ export function resolvedNamespaces(entry: EntrySimulation, rule: number | null):
   const values = new Set<string>();
   let invalid = 0;
   for (const { outcome } of entry.outcomes) {
-    const decides = rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
+    const decides = decidedBy(outcome, rule);
     if (!decides) continue;
     if (outcome.problems.some((p) => p.code === 'namespace.invalid')) invalid++;
     else if (outcome.namespace !== null) values.add(outcome.namespace);

@@ -51,6 +51,21 @@ export interface CiAccessModel {
   readonly groupsById: ReadonlyMap<string, AccessEntry>;
 }
 
+/** A place where an entry names a namespace: a rule's `namespace` (its number) or `default_namespace` (null). */
+export interface NamespaceSource {
+  readonly path: DataPath;
+  readonly template: string;
+  readonly rule: number | null;
+}
+
+/** Every namespace an entry names: each rule's `namespace`, then `default_namespace`. */
+export function namespaceSources(entry: AccessEntry): NamespaceSource[] {
+  const sources: NamespaceSource[] = [];
+  for (const rule of entry.rules ?? []) if (rule.namespace !== undefined) sources.push({ path: [...rule.path, 'namespace'], template: rule.namespace, rule: rule.number });
+  if (entry.defaultNamespace !== undefined) sources.push({ path: [...entry.path, 'default_namespace'], template: entry.defaultNamespace, rule: null });
+  return sources;
+}
+
 /**
  * Reads `ci_access` from configuration data. Tolerant: entries of the wrong shape are skipped (the
  * validator reports them), so a half-typed file can still be simulated.

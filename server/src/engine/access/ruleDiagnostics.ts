@@ -7,9 +7,9 @@ import { checkNamespace } from '../vars/namespace';
 import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
 import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
-import type { AccessEntry, AccessRule, CiAccessModel } from './model';
+import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
 import { scenarioForEntry, type JobScenario } from './scenarios';
-import { simulateAccess, type SimulationOptions } from './simulate';
+import { decidedBy, simulateAccess, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
 
 export interface RuleCheckContext {
@@ -100,9 +100,7 @@ function unreachable(parsed: ParsedYaml, rule: AccessRule, cause: AccessRule): E
 function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: RuleCheckContext): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
-  const targets: { path: (string | number)[]; template: string; rule: number | null }[] = [];
-  if (entry.defaultNamespace !== undefined) targets.push({ path: [...entry.path, 'default_namespace'], template: entry.defaultNamespace, rule: null });
-  if (useRules) for (const rule of entry.rules!) if (rule.namespace !== undefined) targets.push({ path: [...rule.path, 'namespace'], template: rule.namespace, rule: rule.number });
+  const targets = namespaceSources(entry).filter((source) => useRules || source.rule === null);
 
   for (const target of targets) {
     const range = spanRange(parsed, nodeAtPath(parsed.doc!, target.path)?.node);
@@ -120,8 +118,7 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     let deciding = 0;
     for (const job of context.scenarios) {
       const outcome = simulateAccess(singleEntryModel(entry), context.agent, scenarioForEntry(job, entry, context.defaultBranch), { ...context.options, instanceLevel: true });
-      const decidedHere = target.rule !== null ? outcome.rule === target.rule : outcome.rule === null && outcome.via !== null;
-      if (!decidedHere) continue;
+      if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
       const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');
       if (problem) failing.push(`${job.name}: ${problem.message}`);

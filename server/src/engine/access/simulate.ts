@@ -44,6 +44,14 @@ export interface AccessOutcome {
   readonly ruleTrace?: readonly RuleTrace[];
 }
 
+/**
+ * Whether the namespace source `rule` decided this outcome: that rule matched, or (null) the
+ * entry was reached and no rule decided, so `default_namespace` applies.
+ */
+export function decidedBy(outcome: AccessOutcome, rule: number | null): boolean {
+  return rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
+}
+
 /** Simulates one scenario (a CI job) against the agent's `ci_access`. */
 export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: Scenario, options: SimulationOptions = {}): AccessOutcome {
   const variables = allVariableValues(scenarioVariables(scenario));
