@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { projectPathFromRemoteUrl } from '../../server/src/workspace/gitRemote';
-import { repoRoot } from '../support/lspClient';
+import { agentcfg } from '../support/cli';
 
-function agentcfg(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 const CONFIG = 'examples/.gitlab/agents/production-agent/config.yaml';
 
 describe('agentcfg simulate', () => {

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { agentcfg } from '../support/cli';
 import { repoRoot } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 import { readFileSync } from 'node:fs';
 
-/** Runs the built CLI as a user would (dist/cli.js, which `npx agentcfg` runs). */
-function agentcfg(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 const BROKEN = 'examples/.gitlab/agents/broken-agent/config.yaml';
 const VALID = 'examples/.gitlab/agents/production-agent/config.yaml';

@@ -2,6 +2,7 @@ import { evaluate, type EvaluateOptions, type EvaluationResult, type ExprError, 
 import type { InputValue } from '../../engine/expr/values';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand, CliIo } from '../io';
+import { isRecord } from '../../engine/data';
 
 const USAGE =
   'agentcfg expr <expression> [--var KEY=VALUE]... [--input NAME=VALUE]... [--json] [--unary-not]\n' +
@@ -134,8 +135,4 @@ function parseRequest(line: string): BatchRequest {
     }
   }
   return { expr: data.expr, vars, options: { inputs } };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

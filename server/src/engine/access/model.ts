@@ -1,4 +1,5 @@
 import { AUTHORIZED_ENTITY_LIMIT } from '../config/semanticChecks';
+import { asRecord } from '../data';
 
 /** Data path of a node in the configuration, to find its source range again. */
 export type DataPath = readonly (string | number)[];
@@ -71,10 +72,10 @@ export function namespaceSources(entry: AccessEntry): NamespaceSource[] {
  * validator reports them), so a half-typed file can still be simulated.
  */
 export function readCiAccess(config: unknown): CiAccessModel {
-  const ciAccess = record(record(config)?.ci_access);
+  const ciAccess = asRecord(asRecord(config)?.ci_access);
   const projects = entries(ciAccess?.projects, 'project');
   const groups = entries(ciAccess?.groups, 'group');
-  const instanceData = record(ciAccess?.instance);
+  const instanceData = asRecord(ciAccess?.instance);
   return {
     projects,
     groups,
@@ -89,7 +90,7 @@ function entries(list: unknown, kind: 'project' | 'group'): AccessEntry[] {
   const key = kind === 'project' ? 'projects' : 'groups';
   const out: AccessEntry[] = [];
   list.slice(0, AUTHORIZED_ENTITY_LIMIT).forEach((item, index) => {
-    const data = record(item);
+    const data = asRecord(item);
     if (data && typeof data.id === 'string' && data.id.length > 0) out.push(entry(data, kind, ['ci_access', key, index]));
   });
   return out;
@@ -102,9 +103,9 @@ function byId(list: readonly AccessEntry[]): Map<string, AccessEntry> {
 }
 
 function entry(data: Record<string, unknown>, kind: EntryKind, path: DataPath): AccessEntry {
-  const accessAs = record(data.access_as);
+  const accessAs = asRecord(data.access_as);
   const mode: AccessAsMode = accessAs?.ci_job !== undefined ? 'ci_job' : accessAs?.impersonate !== undefined ? 'impersonate' : 'agent';
-  const impersonate = record(accessAs?.impersonate);
+  const impersonate = asRecord(accessAs?.impersonate);
   return {
     kind,
     id: kind === 'instance' ? null : String(data.id),
@@ -117,20 +118,20 @@ function entry(data: Record<string, unknown>, kind: EntryKind, path: DataPath): 
             username: String(impersonate.username ?? ''),
             ...(typeof impersonate.uid === 'string' ? { uid: impersonate.uid } : {}),
             groups: strings(impersonate.groups),
-            extra: (Array.isArray(impersonate.extra) ? impersonate.extra : []).map(record).filter((e) => e !== null).map((e) => ({ key: String(e.key ?? ''), val: strings(e.val) })),
+            extra: (Array.isArray(impersonate.extra) ? impersonate.extra : []).map(asRecord).filter((e) => e !== null).map((e) => ({ key: String(e.key ?? ''), val: strings(e.val) })),
           },
         }
       : {}),
     environments: strings(data.environments),
     protectedBranchesOnly: data.protected_branches_only === true,
-    resourceManagement: record(data.resource_management)?.enabled === true,
+    resourceManagement: asRecord(data.resource_management)?.enabled === true,
     ...(Array.isArray(data.rules) ? { rules: rules(data.rules, path) } : {}),
   };
 }
 
 function rules(list: unknown[], entryPath: DataPath): AccessRule[] {
   return list.flatMap((item, index) => {
-    const data = record(item);
+    const data = asRecord(item);
     if (!data) return [];
     return [
       {
@@ -146,8 +147,4 @@ function rules(list: unknown[], entryPath: DataPath): AccessRule[] {
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../data';
 import type { EngineDiagnostic } from '../diagnostics';
 import { humanPath } from './schemaDiagnostics';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
@@ -99,10 +100,6 @@ function duplicateIds(parsed: ParsedYaml, listPath: readonly string[], list: unk
 
 function formatKiB(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function getIn(value: unknown, path: readonly string[]): unknown {
