@@ -1,0 +1,13 @@
+/** cli-utils inventories (spec §5.3): key format, ConfigMap shape, reading and writing them. */
+export { encodeObjMetadata, parseObjMetadata, type InventoryRef, type ParsedObjMetadata } from './objMetadata';
+export {
+  INVENTORY_ID_LABEL,
+  OWNING_INVENTORY_ANNOTATION,
+  buildInventoryConfigMap,
+  isInventoryConfigMap,
+  readInventoryConfigMap,
+  uniqueRefs,
+  type Inventory,
+  type ParsedInventory,
+} from './configMap';
+export { deleteInventory, inventoryRef, listInventories, readInventory, writeInventory } from './store';

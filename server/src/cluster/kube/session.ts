@@ -1,0 +1,190 @@
+/**
+ * A connection to one cluster through one kubeconfig context. Everything that talks to Kubernetes
+ * goes through a {@link ClusterSession}; it never writes the kubeconfig.
+ */
+import { existsSync } from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api, KubeConfig, KubernetesObjectApi, Watch, type Cluster, type Context, type RequestContext, type User, type V1APIResource } from '@kubernetes/client-node';
+import { ok, type ClusterOutcome } from './outcome';
+import { RequestCounter } from './requests';
+
+/** The field manager of every server-side apply this tool makes (fixed, so re-applies own the same fields). */
+export const FIELD_MANAGER = 'gitlab-agent-config';
+
+/** One context of the kubeconfig. */
+export interface ContextInfo {
+  readonly name: string;
+  readonly cluster: string;
+  readonly user: string;
+  readonly namespace?: string;
+  /** The cluster's server URL, when the cluster entry exists. */
+  readonly server?: string;
+  /** Whether it is the kubeconfig's current-context. */
+  readonly current: boolean;
+}
+
+/** Where the kubeconfig is: a path or a list joined with the platform's delimiter, as `KUBECONFIG`. */
+export interface KubeconfigOptions {
+  /** Default: `$KUBECONFIG`, else `~/.kube/config`. */
+  readonly kubeconfigPath?: string;
+}
+
+/** Which context to open; default: the kubeconfig's current-context. */
+export interface SessionOptions extends KubeconfigOptions {
+  readonly context?: string;
+}
+
+/** KubernetesObjectApi with its discovery lookup made public (for watch paths and scope checks). */
+export class SessionObjectApi extends KubernetesObjectApi {
+  /** The API resource (plural name, namespaced) serving `kind` in `apiVersion`; undefined when not served. Cached per apiVersion. */
+  resourceFor(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
+    return this.resource(apiVersion, kind);
+  }
+
+  /** Uses the context's namespace as default, as KubernetesObjectApi.makeApiClient does. */
+  useDefaultNamespaceOf(kc: KubeConfig): void {
+    this.setDefaultNamespace(kc);
+  }
+}
+
+/** An open connection to a cluster. */
+export interface ClusterSession {
+  readonly kubeConfig: KubeConfig;
+  /** The context in use. */
+  readonly context: string;
+  /** The API server URL. */
+  readonly server: string;
+  /** Generic object calls (any kind, CRDs included; discovery cached). */
+  readonly objects: SessionObjectApi;
+  readonly core: CoreV1Api;
+  readonly watch: Watch;
+  /** {@link FIELD_MANAGER}. */
+  readonly fieldManager: string;
+  /** Every HTTP request this session sent. */
+  readonly requests: RequestCounter;
+  /** Releases the kept-alive connections. */
+  close(): void;
+}
+
+/**
+ * A KubeConfig that counts each request and shares one keep-alive HTTPS agent. client-node 1.x
+ * builds a fresh agent (and so a fresh TLS handshake) for every request; kubectl reuses
+ * connections, and so do we. Generated and generic API calls pass through
+ * applySecurityAuthentication once each; Watch (our only user of applyToFetchOptions) through
+ * applyToFetchOptions once per watch request.
+ */
+class SessionKubeConfig extends KubeConfig {
+  readonly requests = new RequestCounter();
+  private sharedAgent: https.Agent | undefined;
+
+  private shareAgent<A extends object>(agent: A): A | https.Agent {
+    // Proxy agents and plain-HTTP agents are left as they are.
+    if (!(agent instanceof https.Agent) || agent.constructor !== https.Agent) return agent;
+    this.sharedAgent ??= new https.Agent({ ...(agent as https.Agent).options, keepAlive: true });
+    return this.sharedAgent;
+  }
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    this.requests.record(String(context.getHttpMethod()), context.getUrl());
+    await super.applySecurityAuthentication(context);
+    const agent = context.getAgent();
+    if (agent) context.setAgent(this.shareAgent(agent));
+  }
+
+  override async applyToFetchOptions(opts: https.RequestOptions): ReturnType<KubeConfig['applyToFetchOptions']> {
+    this.requests.record('GET', '/?watch=true');
+    const init = await super.applyToFetchOptions(opts);
+    if (init.agent instanceof https.Agent) init.agent = this.shareAgent(init.agent);
+    return init;
+  }
+
+  close(): void {
+    this.sharedAgent?.destroy();
+    this.sharedAgent = undefined;
+  }
+}
+
+/** The kubeconfig files to read: the option, else `$KUBECONFIG`, else `~/.kube/config`. */
+export function kubeconfigFiles(kubeconfigPath?: string): string[] {
+  const list = kubeconfigPath ?? process.env.KUBECONFIG ?? '';
+  const files = list.split(path.delimiter).filter((f) => f !== '');
+  return files.length > 0 ? files : [path.join(os.homedir(), '.kube', 'config')];
+}
+
+/**
+ * Loads and merges the kubeconfig files like kubectl: the first file that defines a cluster, user,
+ * context or current-context wins; missing files in a list are skipped (an explicit single file
+ * must exist). Read only.
+ */
+export function loadKubeConfig(options: KubeconfigOptions = {}, into: KubeConfig = new KubeConfig()): ClusterOutcome<KubeConfig> {
+  const files = kubeconfigFiles(options.kubeconfigPath);
+  const present = files.filter((f) => existsSync(f));
+  if (present.length === 0) {
+    return { type: 'failed', message: `No kubeconfig found (looked at ${files.join(', ')}). Pass --kubeconfig or set KUBECONFIG.` };
+  }
+  const clusters: Cluster[] = [];
+  const users: User[] = [];
+  const contexts: Context[] = [];
+  let currentContext = '';
+  for (const file of present) {
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromFile(file);
+    } catch (err) {
+      return { type: 'failed', message: `Cannot read kubeconfig ${file}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    for (const c of kc.clusters) if (!clusters.some((x) => x.name === c.name)) clusters.push(c);
+    for (const u of kc.users) if (!users.some((x) => x.name === u.name)) users.push(u);
+    for (const c of kc.contexts) if (!contexts.some((x) => x.name === c.name)) contexts.push(c);
+    currentContext ||= kc.currentContext ?? '';
+  }
+  into.loadFromOptions({ clusters, users, contexts, currentContext });
+  return ok(into);
+}
+
+/** The contexts of the kubeconfig, with their server and which one is current. */
+export function listContexts(kubeconfigPath?: string): ClusterOutcome<ContextInfo[]> {
+  const loaded = loadKubeConfig({ kubeconfigPath });
+  if (loaded.type !== 'ok') return loaded;
+  const kc = loaded.value;
+  return ok(
+    kc.getContexts().map((c) => ({
+      name: c.name,
+      cluster: c.cluster,
+      user: c.user,
+      ...(c.namespace ? { namespace: c.namespace } : {}),
+      ...(kc.getCluster(c.cluster)?.server ? { server: kc.getCluster(c.cluster)?.server } : {}),
+      current: c.name === kc.currentContext,
+    })),
+  );
+}
+
+/** Opens a session on a context (no request is sent until the first call). */
+export function openSession(options: SessionOptions = {}): ClusterOutcome<ClusterSession> {
+  const kc = new SessionKubeConfig();
+  const loaded = loadKubeConfig(options, kc);
+  if (loaded.type !== 'ok') return loaded;
+  const context = options.context ?? kc.currentContext;
+  if (!context) return { type: 'failed', message: 'The kubeconfig has no current-context; choose a context (--context).' };
+  if (!kc.getContextObject(context)) {
+    return { type: 'failed', message: `The kubeconfig has no context "${context}" (contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}).` };
+  }
+  kc.setCurrentContext(context);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) return { type: 'failed', message: `Context "${context}" names a cluster the kubeconfig does not define.` };
+  const objects = kc.makeApiClient(SessionObjectApi);
+  objects.useDefaultNamespaceOf(kc);
+  return ok({
+    kubeConfig: kc,
+    context,
+    server: cluster.server,
+    objects,
+    core: kc.makeApiClient(CoreV1Api),
+    watch: new Watch(kc),
+    fieldManager: FIELD_MANAGER,
+    requests: kc.requests,
+    close: () => kc.close(),
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * How long-running cluster operations tell the outside world what they are doing. The LSP adapter
+ * maps a sink to `$/progress`, the CLI to lines on stderr; the engine knows neither.
+ */
+
+/** Receives progress messages; percentage in 0..100 when known. */
+export interface ProgressSink {
+  report(message: string, percentage?: number): void;
+}
+
+/** Options every cluster operation takes. */
+export interface OperationOptions {
+  /** Cancels the operation; it stops at the next request boundary and reports `cancelled`. */
+  readonly signal?: AbortSignal;
+  readonly progress?: ProgressSink;
+  /** Upper bound of the whole operation (waits included), in milliseconds. */
+  readonly timeoutMs?: number;
+}
+
+/** A sink that drops everything. */
+export const SILENT_PROGRESS: ProgressSink = { report: () => undefined };
+
+/** Percentage of `done` out of `total`, rounded, within 0..100. */
+export function percentOf(done: number, total: number): number {
+  return total <= 0 ? 100 : Math.max(0, Math.min(100, Math.round((done * 100) / total)));
+}
