@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documentSelector';
+import { clusterInitializationOptions, registerClusterFeatures } from './cluster/index';
 import { addScenario, editScenarios } from './scenarioCommands';
 import { SimulationView } from './simulationView';
 
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('gitlabAgentConfig.addScenario', addScenario),
     vscode.commands.registerCommand('gitlabAgentConfig.editScenarios', editScenarios),
   );
+  registerClusterFeatures(context, () => client, output);
 
   await startClient(context, output);
 }
@@ -64,6 +66,8 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.Outp
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     synchronize: { configurationSection: CLIENT_ID },
+    // Cluster commands are refused unless the workspace is trusted (read again on restart).
+    initializationOptions: () => clusterInitializationOptions(),
   };
   client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
   try {

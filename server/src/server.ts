@@ -15,14 +15,17 @@ import { SimulateRequestFeature } from './lsp/simulateRequest';
 import { SimulationService } from './lsp/simulation';
 import { StructureFeature } from './lsp/structure';
 import { SettingsStore } from './lsp/settings';
+import { ClusterFeature } from './lsp/cluster/index';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let supportsConfiguration = false;
 const settings = new SettingsStore(connection, () => supportsConfiguration);
+const cluster = new ClusterFeature(connection, documents);
 
 connection.onInitialize((params) => {
   supportsConfiguration = Boolean(params.capabilities.workspace?.configuration);
+  cluster.initialize(params.initializationOptions);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -33,6 +36,7 @@ connection.onInitialize((params) => {
       foldingRangeProvider: true,
       selectionRangeProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      executeCommandProvider: { commands: cluster.commandIds },
     },
     serverInfo: { name: 'gitlab-agent-config', version: '0.1.0' },
   };

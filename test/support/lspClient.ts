@@ -21,7 +21,7 @@ export class LspTestClient {
     readonly connection: MessageConnection,
   ) {}
 
-  static async start(options: { settings?: Record<string, unknown> } = {}): Promise<LspTestClient> {
+  static async start(options: { settings?: Record<string, unknown>; initializationOptions?: unknown; windowCapabilities?: Record<string, unknown> } = {}): Promise<LspTestClient> {
     const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspTestClient(child, connection);
@@ -42,7 +42,12 @@ export class LspTestClient {
     await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(repoRoot).href,
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        textDocument: { publishDiagnostics: { versionSupport: true } },
+        ...(options.windowCapabilities ? { window: options.windowCapabilities } : {}),
+      },
+      ...(options.initializationOptions !== undefined ? { initializationOptions: options.initializationOptions } : {}),
     });
     await connection.sendNotification('initialized', {});
     return client;

@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type ExecutionReport, type PlanApplyArgs } from '../../../server/src/lsp/cluster/protocol';
+import type { ClusterCommands } from './clusterCommands';
+import type { ClusterTargetSelection } from './clusterTarget';
+import { pickScenario, pickTemplate, scenarioArgs } from './environmentInputs';
+import type { PlanDocuments } from './planDocuments';
+import { reportFailure, showReport } from './results';
+
+const TITLE = 'Apply environment';
+
+/**
+ * "Apply Environment" (seed 000): template → scenario → server-side dry-run plan, shown in the diff
+ * editor → modal confirmation listing creates/updates/prunes → a second, explicit confirmation when
+ * fields owned by other managers would be taken over → apply with progress → the result.
+ */
+export async function applyEnvironment(deps: {
+  commands: ClusterCommands;
+  target: ClusterTargetSelection;
+  documents: PlanDocuments;
+  output: vscode.OutputChannel;
+  onApplied: () => void;
+}): Promise<void> {
+  const cluster = await deps.target.ensure();
+  if (!cluster) return;
+  const template = await pickTemplate();
+  if (!template) return;
+  const scenario = await pickScenario();
+  if (!scenario) return;
+  const args = await scenarioArgs(template, scenario);
+  if (!args) return;
+
+  // Unsaved edits of the template are what the user sees: the server reads the open document.
+  if (template.uri) await vscode.workspace.openTextDocument(template.uri);
+  const planArgs: PlanApplyArgs = { cluster, scenario: args, ...(template.uri ? { templateUri: template.uri.toString() } : {}) };
+  const planned = await deps.commands.run<ApplyPlanView>(`${TITLE}: planning (server-side dry-run)`, CLUSTER_COMMANDS.planApply, planArgs);
+  if (reportFailure(deps.output, TITLE, planned)) return;
+  const plan = planned.value;
+  for (const warning of plan.warnings) deps.output.appendLine(`  warning: ${warning}`);
+
+  const decided = await confirm(deps, plan);
+  deps.documents.forget(plan.planId);
+  if (decided === undefined) {
+    await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
+    return;
+  }
+  const result = await deps.commands.run<ExecutionReport>(`${TITLE}: applying to ${cluster.context ?? 'the current context'}`, CLUSTER_COMMANDS.executePlan, {
+    cluster,
+    planId: plan.planId,
+    force: decided.force,
+  });
+  showReport(deps.output, `${TITLE} (${plan.title})`, result);
+  deps.onApplied();
+}
+
+/** Resolves with the decision, or undefined when the user declined at either step. */
+async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView): Promise<{ force: boolean } | undefined> {
+  const changing = plan.objects.filter((o) => o.action !== 'unchanged');
+  if (changing.length === 0) {
+    void vscode.window.showInformationMessage(`${plan.title}: the cluster already matches the template; nothing to apply.`);
+    return undefined;
+  }
+  await deps.documents.showDiff(plan);
+  const lines = (['create', 'update', 'prune'] as const).flatMap((action) => {
+    const objects = plan.objects.filter((o) => o.action === action);
+    return objects.length ? [`${action === 'prune' ? 'Delete (no longer in the template)' : action === 'create' ? 'Create' : 'Update'}:`, ...objects.map((o) => `  ${o.id}`)] : [];
+  });
+  const apply = await vscode.window.showWarningMessage(
+    `Apply ${plan.title}?`,
+    { modal: true, detail: [...lines, ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
+    'Apply',
+  );
+  if (apply !== 'Apply') return undefined;
+  if (!plan.hasConflicts) return { force: false };
+  const conflicts = plan.objects.flatMap((o) => o.conflicts.map((c) => `${o.id}: ${c.field} is owned by "${c.manager}"`));
+  const force = await vscode.window.showWarningMessage(
+    'Other field managers own fields this apply would change. Take them over (force)?',
+    { modal: true, detail: `${conflicts.join('\n')}\n\nForcing makes this tool the owner; the other manager may change them back.` },
+    'Force Apply',
+  );
+  return force === 'Force Apply' ? { force: true } : undefined;
+}

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import { CLUSTER_COMMANDS, type ClusterTarget, type ContextList } from '../../../server/src/lsp/cluster/protocol';
+import type { ClusterCommands } from './clusterCommands';
+
+const SELECTED_CONTEXT_KEY = 'gitlabAgentConfig.cluster.selectedContext';
+export const SELECT_CONTEXT_COMMAND = 'gitlabAgentConfig.selectClusterContext';
+
+/**
+ * The cluster the commands act on: the kubeconfig (setting `gitlabAgentConfig.cluster.kubeconfig`,
+ * else `KUBECONFIG`, else `~/.kube/config`, resolved by the server) and the context the user picked.
+ * The choice lives in the workspace's memento and the status bar; the kubeconfig file itself is
+ * never written (no `use-context`).
+ */
+export class ClusterTargetSelection implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly commands: ClusterCommands,
+  ) {
+    this.item = vscode.window.createStatusBarItem('gitlabAgentConfig.clusterContext', vscode.StatusBarAlignment.Left, 10);
+    this.item.name = 'GitLab Agent: cluster context';
+    this.item.command = SELECT_CONTEXT_COMMAND;
+    this.render();
+  }
+
+  /** Shows the status bar item (only in trusted workspaces: cluster work is disabled otherwise). */
+  show(): void {
+    this.item.show();
+  }
+
+  get context(): string | undefined {
+    return this.state.get<string>(SELECTED_CONTEXT_KEY) || undefined;
+  }
+
+  /** The kubeconfig path from settings; empty means the server's default lookup. */
+  get kubeconfigPath(): string {
+    return vscode.workspace.getConfiguration('gitlabAgentConfig.cluster').get<string>('kubeconfig', '').trim();
+  }
+
+  target(): ClusterTarget {
+    const context = this.context;
+    return { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}), ...(context ? { context } : {}) };
+  }
+
+  /** Quick pick of the kubeconfig's contexts; resolves with the chosen one (undefined: dismissed). */
+  async pick(): Promise<string | undefined> {
+    const listed = await this.commands.call<ContextList>(CLUSTER_COMMANDS.listContexts, { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}) });
+    if (!listed.ok) {
+      void vscode.window.showErrorMessage(`Could not read the kubeconfig contexts: ${listed.message}`);
+      return undefined;
+    }
+    const { contexts, currentContext, source } = listed.value;
+    if (contexts.length === 0) {
+      void vscode.window.showWarningMessage(`The kubeconfig (${source}) has no contexts.`);
+      return undefined;
+    }
+    const selected = this.context;
+    const items = contexts.map((c) => ({
+      label: c.name,
+      description: [c.name === selected ? 'selected' : '', c.name === currentContext ? 'kubeconfig current-context' : ''].filter(Boolean).join(' · '),
+      detail: `${c.server ?? c.cluster} as ${c.user}${c.namespace ? ` · namespace ${c.namespace}` : ''}`,
+    }));
+    const choice = await vscode.window.showQuickPick(items, { title: 'Select cluster context', placeHolder: `Contexts of ${source}` });
+    if (!choice) return undefined;
+    await this.state.update(SELECTED_CONTEXT_KEY, choice.label);
+    this.render();
+    this.changed.fire();
+    return choice.label;
+  }
+
+  /** The selected context, asking for one first when none is selected yet. */
+  async ensure(): Promise<ClusterTarget | undefined> {
+    if (!this.context && !(await this.pick())) return undefined;
+    return this.target();
+  }
+
+  private render(): void {
+    const context = this.context;
+    this.item.text = `$(server-environment) ${context ?? 'No cluster context'}`;
+    this.item.tooltip = context
+      ? `GitLab Agent: cluster operations use the kubeconfig context "${context}". Click to change (the kubeconfig is not modified).`
+      : 'GitLab Agent: click to select the kubeconfig context for cluster operations.';
+  }
+
+  dispose(): void {
+    this.item.dispose();
+    this.changed.dispose();
+  }
+}

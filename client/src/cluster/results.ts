@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import type { ClusterCommandResult, ExecutionReport } from '../../../server/src/lsp/cluster/protocol';
+
+/**
+ * Shows a finished operation: a notification with the summary, and every line in the output
+ * channel. Failures are errors with the server's message (what failed, on which object, what to do).
+ */
+export function showReport(output: vscode.OutputChannel, title: string, result: ClusterCommandResult<ExecutionReport>): void {
+  output.appendLine(`[${new Date().toISOString()}] ${title}`);
+  if (!result.ok) {
+    output.appendLine(`  ${result.kind}: ${result.message}`);
+    if (result.kind === 'cancelled') void vscode.window.showWarningMessage(`${title}: ${result.message}`);
+    else void showError(output, `${title} failed: ${result.message}`);
+    return;
+  }
+  const { summary, lines } = result.value;
+  for (const line of lines) output.appendLine(`  ${line.ok ? '✓' : '✗'} ${line.object}: ${line.result}`);
+  output.appendLine(`  ${summary}`);
+  const failed = lines.filter((l) => !l.ok);
+  if (failed.length > 0) {
+    void showError(output, `${title}: ${summary} ${failed.map((l) => `${l.object}: ${l.result}`).join('; ')}`);
+  } else {
+    void vscode.window.showInformationMessage(`${title}: ${summary}`, 'Show Output').then((c) => c && output.show(true));
+  }
+}
+
+/** An error notification with the log one click away. */
+export async function showError(output: vscode.OutputChannel, message: string): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(message, 'Show Output');
+  if (choice) output.show(true);
+}
+
+/** A failed plan or listing: logged and shown; true when `result` failed. */
+export function reportFailure<T>(output: vscode.OutputChannel, title: string, result: ClusterCommandResult<T>): result is Extract<ClusterCommandResult<T>, { ok: false }> {
+  if (result.ok) return false;
+  output.appendLine(`[${new Date().toISOString()}] ${title}: ${result.kind}: ${result.message}`);
+  if (result.kind === 'cancelled') void vscode.window.showWarningMessage(`${title}: cancelled.`);
+  else void showError(output, `${title}: ${result.message}`);
+  return true;
+}

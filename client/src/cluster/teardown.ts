@@ -1,0 +1,129 @@
+import * as vscode from 'vscode';
+import {
+  CLUSTER_COMMANDS,
+  type ClusterInventory,
+  type DestroyPlanView,
+  type EnvironmentView,
+  type ExecutionReport,
+  type WaitForFluxSyncArgs,
+  type WorkspaceView,
+} from '../../../server/src/lsp/cluster/protocol';
+import type { ClusterCommands } from './clusterCommands';
+import type { ClusterTargetSelection } from './clusterTarget';
+import type { ClusterTreeNode } from './clusterTree';
+import { reportFailure, showReport } from './results';
+
+interface Deps {
+  commands: ClusterCommands;
+  target: ClusterTargetSelection;
+  output: vscode.OutputChannel;
+  onChanged: () => void;
+}
+
+/** Lists what is on the cluster, for the commands run from the palette (the tree passes its node). */
+async function inventory(deps: Deps, title: string): Promise<ClusterInventory | undefined> {
+  const cluster = await deps.target.ensure();
+  if (!cluster) return undefined;
+  const listed = await deps.commands.run<ClusterInventory>(`${title}: reading the cluster`, CLUSTER_COMMANDS.listClusterObjects, { cluster });
+  return reportFailure(deps.output, title, listed) ? undefined : listed.value;
+}
+
+/**
+ * "Delete Environment Resources": the plan (exactly the inventory's objects, in deletion order) is
+ * shown in a modal before anything is deleted; `delete_resources: never` or a guard is a refusal.
+ */
+export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Promise<void> {
+  const title = 'Delete environment resources';
+  let environment: EnvironmentView | undefined = node?.type === 'environment' ? node.environment : undefined;
+  if (!environment) {
+    const found = await inventory(deps, title);
+    if (!found) return;
+    if (found.environments.length === 0) return void vscode.window.showInformationMessage(`No managed environments on ${found.context}.`);
+    const pick = await vscode.window.showQuickPick(
+      found.environments.map((e) => ({ label: e.environment, description: `${e.state} · ${e.objectCount} objects`, detail: `inventory ${e.inventory.namespace}/${e.inventory.name}`, e })),
+      { title },
+    );
+    environment = pick?.e;
+  }
+  if (!environment) return;
+  const cluster = deps.target.target();
+  const planned = await deps.commands.run<DestroyPlanView>(`${title}: planning`, CLUSTER_COMMANDS.planDestroy, { cluster, inventory: environment.inventory });
+  if (reportFailure(deps.output, title, planned)) return;
+  const plan = planned.value;
+  if (plan.refusal) {
+    await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
+    return void vscode.window.showWarningMessage(`${plan.title}: ${plan.refusal}`, { modal: true });
+  }
+  const answer = await vscode.window.showWarningMessage(
+    `Delete ${plan.objects.length} object${plan.objects.length === 1 ? '' : 's'} of ${plan.title}?`,
+    { modal: true, detail: ['In this order:', ...plan.objects.map((o) => `  ${o}`), ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
+    'Delete',
+  );
+  if (answer !== 'Delete') {
+    await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
+    return;
+  }
+  const result = await deps.commands.run<ExecutionReport>(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { cluster, planId: plan.planId });
+  showReport(deps.output, `${title} (${plan.title})`, result);
+  deps.onChanged();
+}
+
+/** "Terminate Workspace" (seed 001): confirm, then run the termination to Terminated with progress. */
+export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Promise<void> {
+  const title = 'Terminate workspace';
+  let workspace: WorkspaceView | undefined = node?.type === 'workspace' ? node.workspace : undefined;
+  if (!workspace) {
+    const found = await inventory(deps, title);
+    if (!found) return;
+    if (found.workspaces.length === 0) return void vscode.window.showInformationMessage(`No workspaces on ${found.context}.`);
+    const pick = await vscode.window.showQuickPick(
+      found.workspaces.map((w) => ({ label: w.name, description: `${w.state} · ${w.namespace} (${w.mode} namespace)`, w })),
+      { title },
+    );
+    workspace = pick?.w;
+  }
+  if (!workspace) return;
+  const what =
+    workspace.mode === 'unique'
+      ? `Its namespace ${workspace.namespace} and everything in it will be deleted.`
+      : `The objects its inventories track in the shared namespace ${workspace.namespace} will be deleted, then the inventories.`;
+  const answer = await vscode.window.showWarningMessage(`Terminate workspace ${workspace.name}?`, { modal: true, detail: what }, 'Terminate');
+  if (answer !== 'Terminate') return;
+  const result = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, {
+    cluster: deps.target.target(),
+    name: workspace.name,
+    namespace: workspace.namespace,
+    mode: workspace.mode,
+  });
+  showReport(deps.output, `${title} ${workspace.name}`, result);
+  deps.onChanged();
+}
+
+/** "Wait for Flux Sync" (seed 002): which object, which revision, then wait with progress. */
+export async function waitForFluxSync(deps: Deps): Promise<void> {
+  const title = 'Wait for Flux sync';
+  const cluster = await deps.target.ensure();
+  if (!cluster) return;
+  const kinds: WaitForFluxSyncArgs['kind'][] = ['Kustomization', 'OCIRepository'];
+  const picked = await vscode.window.showQuickPick(kinds, { title: `${title} (1/3): what to watch` });
+  const kind = kinds.find((k) => k === picked);
+  if (!kind) return;
+  const ref = await vscode.window.showInputBox({
+    title: `${title} (2/3)`,
+    prompt: `The ${kind} as <namespace>/<name>`,
+    placeHolder: 'flux-system/app',
+    validateInput: (v) => (/^[a-z0-9-.]+\/[a-z0-9-.]+$/.test(v.trim()) ? null : 'Write <namespace>/<name>'),
+  });
+  if (!ref) return;
+  const revision = await vscode.window.showInputBox({
+    title: `${title} (3/3)`,
+    prompt: 'Revision: <ref>@sha1:<commit>, sha256:<digest>, or a commit SHA',
+    validateInput: (v) => (v.trim() ? null : 'Required'),
+  });
+  if (!revision) return;
+  const [namespace, name] = ref.trim().split('/');
+  const timeoutSeconds = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster').get<number>('fluxTimeoutSeconds', 300);
+  const args: WaitForFluxSyncArgs = { cluster, kind, namespace, name, revision: revision.trim(), timeoutSeconds };
+  const result = await deps.commands.run<ExecutionReport>(`${title}: ${kind} ${ref.trim()}`, CLUSTER_COMMANDS.waitForFluxSync, args);
+  showReport(deps.output, `${title} (${kind} ${ref.trim()})`, result);
+}

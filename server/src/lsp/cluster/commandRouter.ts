@@ -1,0 +1,56 @@
+import type { CancellationToken, Connection, ExecuteCommandParams } from 'vscode-languageserver';
+import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
+import type { ClusterCommandId, ClusterCommandResult } from './protocol';
+import { UNTRUSTED_MESSAGE, type WorkspaceTrust } from './trust';
+
+/** A command's request as a handler sees it. */
+export interface CommandCall {
+  readonly params: ExecuteCommandParams;
+  readonly token: CancellationToken;
+}
+
+export type CommandHandler = (argument: unknown, call: CommandCall) => Promise<ClusterCommandResult<unknown>>;
+
+/** Thrown by argument readers: the client sent something that is not the command's argument. */
+export class InvalidArguments extends Error {}
+
+/**
+ * `workspace/executeCommand` for the cluster commands: one handler per command id, each taking one
+ * argument object. Every call is refused unless the workspace is trusted; bad arguments and
+ * unexpected errors become failures with a message, never a crashed request.
+ */
+export class ClusterCommandRouter {
+  private readonly handlers = new Map<string, CommandHandler>();
+
+  constructor(private readonly trust: WorkspaceTrust) {}
+
+  register(id: ClusterCommandId, handler: CommandHandler): void {
+    this.handlers.set(id, handler);
+  }
+
+  /** The ids for `executeCommandProvider.commands`. */
+  get commandIds(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  listen(connection: Connection): void {
+    connection.onExecuteCommand((params, token) => this.execute(params, token));
+  }
+
+  async execute(params: ExecuteCommandParams, token: CancellationToken): Promise<ClusterCommandResult<unknown>> {
+    const handler = this.handlers.get(params.command);
+    if (!handler) return { ok: false, kind: 'invalidArguments', message: `Unknown command ${params.command}.` };
+    if (!this.trust.isTrusted) return { ok: false, kind: 'untrusted', message: UNTRUSTED_MESSAGE };
+    try {
+      return await handler(params.arguments?.[0], { params, token });
+    } catch (err) {
+      if (err instanceof InvalidArguments) return { ok: false, kind: 'invalidArguments', message: `${params.command}: ${err.message}` };
+      return { ok: false, kind: 'failed', message: `${params.command} failed unexpectedly: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+}
+
+/** A cluster engine failure as a command result, with the engine's user-facing sentence. */
+export function fromFailure(failure: ClusterFailure): ClusterCommandResult<never> {
+  return { ok: false, kind: failure.type, message: describeOutcome(failure) };
+}

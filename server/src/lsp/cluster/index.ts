@@ -1,0 +1,30 @@
+/**
+ * The cluster commands of the language server, assembled: trust state, the command router and one
+ * module per command group. server.ts creates one {@link ClusterFeature}.
+ */
+import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { ClusterCommandRouter } from './commandRouter';
+import { registerContextsCommand } from './contextsCommand';
+import { WorkspaceTrust } from './trust';
+
+export class ClusterFeature {
+  private readonly trust = new WorkspaceTrust();
+  private readonly router = new ClusterCommandRouter(this.trust);
+
+  constructor(connection: Connection, _documents: TextDocuments<TextDocument>) {
+    registerContextsCommand(this.router);
+    this.trust.listen(connection);
+    this.router.listen(connection);
+  }
+
+  /** Reads `initializationOptions` (workspace trust); call from `onInitialize`. */
+  initialize(initializationOptions: unknown): void {
+    this.trust.initialize(initializationOptions);
+  }
+
+  /** For `executeCommandProvider.commands`. */
+  get commandIds(): string[] {
+    return this.router.commandIds;
+  }
+}

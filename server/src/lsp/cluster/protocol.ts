@@ -1,0 +1,232 @@
+/**
+ * The cluster commands of the language server (ARCHITECTURE.md: cluster operations run in the server,
+ * invoked with `workspace/executeCommand`, reporting `$/progress`, cancellable). One typed definition
+ * of every command's argument and result, imported by the server and the VS Code client; other LSP
+ * editors call the same commands with the same JSON.
+ *
+ * Every command takes exactly one argument object and answers a {@link ClusterCommandResult}: results,
+ * not exceptions, cross the boundary, each failure with a message written for the user.
+ */
+import type { ClusterFailure } from '../../cluster/kube/outcome';
+
+/** The command ids the server registers in `executeCommandProvider`. */
+export const CLUSTER_COMMANDS = {
+  /** {@link ListContextsArgs} → {@link ContextList} */
+  listContexts: 'gitlabAgentConfig.server.cluster.listContexts',
+  /** {@link PlanApplyArgs} → {@link ApplyPlanView} */
+  planApply: 'gitlabAgentConfig.server.cluster.planApply',
+  /** {@link PlanDestroyArgs} → {@link DestroyPlanView} */
+  planDestroy: 'gitlabAgentConfig.server.cluster.planDestroy',
+  /** {@link ExecutePlanArgs} → {@link ExecutionReport} */
+  executePlan: 'gitlabAgentConfig.server.cluster.executePlan',
+  /** {@link DiscardPlanArgs} → `null` (the user declined) */
+  discardPlan: 'gitlabAgentConfig.server.cluster.discardPlan',
+  /** {@link ClusterArgs} → {@link ClusterInventory} */
+  listClusterObjects: 'gitlabAgentConfig.server.cluster.listClusterObjects',
+  /** {@link TerminateWorkspaceArgs} → {@link ExecutionReport} */
+  terminateWorkspace: 'gitlabAgentConfig.server.cluster.terminateWorkspace',
+  /** {@link WaitForFluxSyncArgs} → {@link ExecutionReport} */
+  waitForFluxSync: 'gitlabAgentConfig.server.cluster.waitForFluxSync',
+} as const;
+
+export type ClusterCommandId = (typeof CLUSTER_COMMANDS)[keyof typeof CLUSTER_COMMANDS];
+
+/**
+ * `workspace/didChangeWorkspaceTrust`-like notification the client sends when the user trusts the
+ * workspace after start-up (the initial state travels in `initializationOptions.workspaceTrusted`).
+ */
+export const WORKSPACE_TRUST_NOTIFICATION = 'gitlabAgentConfig/workspaceTrust';
+
+export interface WorkspaceTrustParams {
+  readonly trusted: boolean;
+}
+
+/** What the client passes in `initializationOptions`. */
+export interface ClusterInitializationOptions {
+  /** Whether the editor trusts the workspace; absent = not trusted, cluster commands refused. */
+  readonly workspaceTrusted?: boolean;
+}
+
+/** Which cluster: a kubeconfig (default: `KUBECONFIG` or `~/.kube/config`) and one of its contexts. */
+export interface ClusterTarget {
+  /** A kubeconfig path; empty or absent: `KUBECONFIG`, then `~/.kube/config`. Never written to. */
+  readonly kubeconfigPath?: string;
+  /** A context of that kubeconfig; absent: its current-context. */
+  readonly context?: string;
+}
+
+export interface ClusterArgs {
+  readonly cluster: ClusterTarget;
+}
+
+export type ListContextsArgs = Pick<ClusterTarget, 'kubeconfigPath'>;
+
+export interface KubeContextInfo {
+  readonly name: string;
+  readonly cluster: string;
+  readonly user: string;
+  readonly namespace?: string;
+  /** The API server URL of the context's cluster (no credentials). */
+  readonly server?: string;
+}
+
+export interface ContextList {
+  /** Where the contexts were read from (paths only, never contents). */
+  readonly source: string;
+  readonly currentContext?: string;
+  readonly contexts: readonly KubeContextInfo[];
+}
+
+/** The CI situation an environment is rendered for (template data of spec §2.4). */
+export interface EnvironmentScenarioArgs {
+  /** The agent's name (the folder under `.gitlab/agents/`). */
+  readonly agentName: string;
+  readonly agentId: number;
+  /** Full path of the agent's configuration project (for `.agent.url`). */
+  readonly agentProjectPath?: string;
+  readonly projectId: number;
+  /** Full path of the CI project, e.g. `acme/shop/app`. */
+  readonly projectPath: string;
+  /** The job's environment name, e.g. `review/feature-x`. */
+  readonly environmentName: string;
+  readonly environmentTier?: string;
+  /** The scenario's name, shown in titles and messages. */
+  readonly scenarioName?: string;
+  readonly ref?: string;
+  readonly environmentId?: number;
+  readonly userLogin?: string;
+}
+
+export interface PlanApplyArgs extends ClusterArgs {
+  /**
+   * The environment template: a `file:` URI of `environment_templates/default.yaml`, read from the
+   * open document when the editor has it open (unsaved edits included) or from disk; absent: GitLab's
+   * built-in default template (spec §2.3, §2.7).
+   */
+  readonly templateUri?: string;
+  readonly scenario: EnvironmentScenarioArgs;
+}
+
+/** What applying does to one object. */
+export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune';
+
+/** One field another manager owns that the apply would take over (server-side apply conflict). */
+export interface FieldConflictView {
+  readonly field: string;
+  readonly manager: string;
+}
+
+export interface PlannedObjectView {
+  /** `<kind> <namespace>/<name>` as shown to the user. */
+  readonly id: string;
+  readonly action: PlannedAction;
+  /** The live object (managed fields dropped) as YAML; empty when it does not exist. */
+  readonly live: string;
+  /** The object as the server-side dry-run says it would be; empty for a prune. */
+  readonly proposed: string;
+  readonly conflicts: readonly FieldConflictView[];
+}
+
+export interface ApplyPlanView {
+  /** Handle for {@link ExecutePlanArgs}; the server keeps the plan, the client never edits it. */
+  readonly planId: string;
+  readonly title: string;
+  readonly objects: readonly PlannedObjectView[];
+  /** A unified text diff of the whole plan (what the CLI prints). */
+  readonly diff: string;
+  /** True when at least one object has a conflict: executing needs `force`. */
+  readonly hasConflicts: boolean;
+  readonly warnings: readonly string[];
+}
+
+export interface PlanDestroyArgs extends ClusterArgs {
+  /** The environment's inventory, found by {@link CLUSTER_COMMANDS.listClusterObjects}. */
+  readonly inventory: InventoryRef;
+}
+
+export interface InventoryRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface DestroyPlanView {
+  readonly planId: string;
+  readonly title: string;
+  /** What will be deleted, in deletion order. */
+  readonly objects: readonly string[];
+  /** Why nothing can be deleted (e.g. `delete_resources: never`), when that is the case. */
+  readonly refusal?: string;
+  readonly warnings: readonly string[];
+}
+
+export interface ExecutePlanArgs extends ClusterArgs {
+  readonly planId: string;
+  /** Take over fields other managers own: only after the user's second, explicit confirmation. */
+  readonly force?: boolean;
+}
+
+export interface DiscardPlanArgs {
+  readonly planId: string;
+}
+
+/** One line of a finished operation's report. */
+export interface ReportLine {
+  readonly object: string;
+  readonly result: string;
+  readonly ok: boolean;
+}
+
+export interface ExecutionReport {
+  /** One sentence: what happened. */
+  readonly summary: string;
+  readonly lines: readonly ReportLine[];
+}
+
+/** A managed environment found on the cluster by GitLab's labels (spec §2.6). */
+export interface EnvironmentView {
+  readonly inventory: InventoryRef;
+  readonly environment: string;
+  readonly namespace?: string;
+  readonly objectCount: number;
+  readonly state: string;
+}
+
+/** A workspace found on the cluster (spec §5). */
+export interface WorkspaceView {
+  readonly name: string;
+  readonly namespace: string;
+  readonly mode: 'unique' | 'shared';
+  readonly state: string;
+}
+
+export interface ClusterInventory {
+  readonly context: string;
+  readonly environments: readonly EnvironmentView[];
+  readonly workspaces: readonly WorkspaceView[];
+}
+
+export interface TerminateWorkspaceArgs extends ClusterArgs {
+  readonly name: string;
+  readonly namespace: string;
+  readonly mode: 'unique' | 'shared';
+}
+
+export interface WaitForFluxSyncArgs extends ClusterArgs {
+  readonly namespace: string;
+  /** A Kustomization, or an OCIRepository whose Kustomization is waited for. */
+  readonly kind: 'Kustomization' | 'OCIRepository';
+  readonly name: string;
+  /** `<ref>@sha1:<sha>`, `sha256:<digest>`, or a bare commit SHA (spec §6.2, §6.3). */
+  readonly revision: string;
+  readonly timeoutSeconds?: number;
+}
+
+/**
+ * Why a command did not do its job: the cluster engine's failure classes (`ClusterFailure['type']`:
+ * notFound, forbidden, conflict, unreachable, …) plus what the command layer itself refuses.
+ */
+export type ClusterFailureKind = ClusterFailure['type'] | 'untrusted' | 'invalidArguments' | 'planNotFound' | 'templateError';
+
+export type ClusterCommandResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly kind: ClusterFailureKind; readonly message: string };
