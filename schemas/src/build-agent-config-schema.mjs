@@ -5,40 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bool, CIDR, DNS1123_LABEL, DNS1123_SUBDOMAIN, doc, duration, label, obj, QUANTITY, removed, str, strings, subdomain } from './schema-helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** A key's documentation: `d` = what it does, `since` = first GitLab version, `def` = default. */
-function doc(d, { since, def, extra } = {}) {
-  const lines = [d];
-  if (def !== undefined) lines.push(`Default: \`${JSON.stringify(def)}\`.`);
-  if (since) lines.push(`Since GitLab ${since}.`);
-  if (extra) lines.push(extra);
-  return { description: lines.join(' '), markdownDescription: lines.join('\n\n'), ...(since ? { 'x-since': since } : {}) };
-}
-
-const obj = (properties, more = {}) => ({ type: 'object', additionalProperties: false, properties, ...more });
-const str = (d, opts, more = {}) => ({ type: 'string', ...doc(d, opts), ...more });
-const bool = (d, opts) => ({ type: 'boolean', ...doc(d, opts), ...(opts?.def !== undefined ? { default: opts.def } : {}) });
-
-// §1.1: google.protobuf.Duration in protojson is a string of seconds with an `s` suffix.
-const duration = (d, opts) => ({
-  type: 'string',
-  pattern: '^-?[0-9]+(\\.[0-9]{1,9})?s$',
-  'x-format': 'duration',
-  ...doc(d, { ...opts, extra: 'A protobuf duration: seconds with an `s` suffix, for example `"3600s"` (not `1h`).' }),
-  ...(opts?.def !== undefined ? { default: opts.def } : {}),
-});
-
-// §4.1 DNS-1123 label.
-const DNS1123_LABEL = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
-const label = (d, opts) => ({ type: 'string', maxLength: 63, pattern: DNS1123_LABEL, 'x-format': 'dns1123Label', ...doc(d, opts) });
-
-const removed = (since, message, replacement) => ({
-  'x-removed': { since, message, ...(replacement ? { replacement } : {}) },
-  deprecationMessage: message,
-  description: message,
-});
 
 // §1.3 access_as: a protobuf oneof, so exactly one key.
 const accessAs = {
@@ -55,14 +24,14 @@ const accessAs = {
       {
         username: str('User name to impersonate.', {}, { minLength: 1 }),
         uid: str('UID to impersonate.'),
-        groups: { type: 'array', items: { type: 'string', minLength: 1 }, ...doc('Groups to impersonate.') },
+        groups: strings('Groups to impersonate.', {}, 'One group name.'),
         extra: {
           type: 'array',
           ...doc('Extra fields to impersonate.'),
           items: obj(
             {
               key: str('Extra field name.', {}, { minLength: 1 }),
-              val: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, ...doc('Values of the extra field.') },
+              val: { ...strings('Values of the extra field (at least one).', {}, 'One value.'), minItems: 1 },
             },
             { required: ['key', 'val'] },
           ),
@@ -96,11 +65,7 @@ function ciAccessEntry(kind) {
     id: str(kind === 'project' ? 'Full path of the authorized project (`group/subgroup/project`), matched case-insensitively.' : 'Full path of the authorized group (`group/subgroup`); covers every subgroup and project below it.', {}, { minLength: 1 }),
     default_namespace: str('Namespace set in the kubeconfig context generated for the job. Unset: no namespace in the context.', {}, { 'x-format': 'namespace' }),
     access_as: accessAs,
-    environments: {
-      type: 'array',
-      items: { type: 'string', minLength: 1 },
-      ...doc('Only jobs whose environment matches one of these names get the agent. `*` is a wildcard (GitLab matches it unanchored). Empty: every job.', { since: '15.7', def: [] }),
-    },
+    environments: strings('Only jobs whose environment matches one of these names get the agent. `*` is a wildcard (GitLab matches it unanchored). Empty: every job.', { since: '15.7', def: [] }, 'An environment name or a pattern with `*`.'),
     protected_branches_only: bool('Only jobs running for a protected branch or tag get the agent.', { since: '17.3', def: false }),
     resource_management: obj(
       { enabled: bool('Turn on GitLab-managed Kubernetes resources (environment templates) for this authorization.', { since: '17.9', def: false }) },
@@ -115,20 +80,42 @@ function ciAccessEntry(kind) {
   });
 }
 
-const logLevel = (d, def) => ({ type: 'string', enum: ['info', 'debug', 'warn', 'error'], default: def, ...doc(d, { def }) });
+// §1.6 log_level_enum; protojson also accepts an enum's number (info 0, debug 1, warn 2, error 3), spec §1.1.
+const logLevel = (d, def) => ({ type: ['string', 'integer'], enum: ['info', 'debug', 'warn', 'error', 0, 1, 2, 3], default: def, ...doc(d, { def, extra: 'Also accepted: the level\'s number (`0` info, `1` debug, `2` warn, `3` error).' }) });
+// §1.5: Rails reads these from YAML, so a number is accepted; strings must be Kubernetes quantities.
+const quantity = (d, numberAllowed) => ({ type: numberAllowed ? ['string', 'number'] : 'string', pattern: QUANTITY, 'x-format': 'quantity', ...doc(d) });
+const requestsOrLimits = (d) => obj({ cpu: quantity('CPU quantity, for example `"500m"` or `"1.5"`.', true), memory: quantity('Memory quantity, for example `"512Mi"`.', true) }, doc(d));
 const resources = (d) =>
   obj(
+    { requests: requestsOrLimits('Requests (`cpu`, `memory`).'), limits: requestsOrLimits('Limits (`cpu`, `memory`).') },
     {
-      requests: obj({ cpu: { type: ['string', 'number'], ...doc('CPU quantity, e.g. `"500m"`.') }, memory: { type: 'string', ...doc('Memory quantity, e.g. `"512Mi"`.') } }, { ...doc('Requests.') }),
-      limits: obj({ cpu: { type: ['string', 'number'], ...doc('CPU quantity.') }, memory: { type: 'string', ...doc('Memory quantity.') } }, { ...doc('Limits.') }),
+      ...doc(d, { since: '16.8', def: {}, extra: 'When set, both `requests` and `limits` are required.' }),
+      // §1.5 "when set, requests and limits required": an empty mapping means unset.
+      if: { minProperties: 1 },
+      then: { required: ['requests', 'limits'], properties: { requests: true, limits: true } },
     },
-    { ...doc(d, { since: '16.8', def: {} }) },
   );
+// §1.7: container scanning's quantities are protobuf strings, so a bare number is rejected ("fractional CPU must be quoted").
 const quantities = (d) =>
   obj(
-    { cpu: { type: ['string', 'number'], ...doc('CPU quantity.') }, memory: { type: 'string', ...doc('Memory quantity.') }, ephemeral_storage: { type: 'string', ...doc('Ephemeral storage quantity.') } },
+    { cpu: quantity('CPU quantity, quoted, for example `"500m"`.', false), memory: quantity('Memory quantity, for example `"500Mi"`.', false), ephemeral_storage: quantity('Ephemeral storage quantity, for example `"3Gi"`.', false) },
     doc(d),
   );
+// Host names (Rails `hostname` validator): dot-separated labels of letters, digits and "-".
+const HOSTNAME = '^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$';
+const cidr = (d) => ({ type: 'string', pattern: CIDR, 'x-format': 'cidr', patternErrorMessage: 'must be an IPv4 or IPv6 range in CIDR notation, such as "10.0.0.0/8" or "fd00::/8"', ...doc(d) });
+
+// §4.1 label/annotation keys: an optional DNS-1123 subdomain prefix (≤253) and `/`, then a name of
+// at most 63 characters. §1.5: prefixes ending in kubernetes.io, k8s.io or gitlab.com are reserved.
+const QUALIFIED_NAME = '^((?=[^/]{1,253}/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(?=[^/]{1,63}$)([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$';
+const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+const labelKey = (what) => ({
+  type: 'string',
+  allOf: [
+    { pattern: QUALIFIED_NAME, 'x-format': 'labelKey', patternErrorMessage: `must be a Kubernetes ${what} key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit` },
+    { not: { pattern: '^[^/]*(kubernetes\\.io|k8s\\.io|gitlab\\.com)/' }, errorMessage: `uses a reserved prefix: ${what} keys whose prefix ends in kubernetes.io, k8s.io or gitlab.com are reserved for Kubernetes and GitLab` },
+  ],
+});
 const hours = (d, def) => ({ type: 'integer', minimum: 1, maximum: 8760, default: def, ...doc(d, { since: '17.6', def }) });
 
 const schema = {
@@ -165,12 +152,19 @@ const schema = {
     ),
     remote_development: obj(
       {
-        enabled: bool('Enable workspaces for this agent.', { since: '15.11', def: false }),
-        dns_zone: str('DNS zone where workspaces are available.', {}, { 'x-format': 'hostname' }),
+        enabled: bool('Enable workspaces for this agent. GitLab treats only `true` as on.', { since: '15.11', def: false }),
+        dns_zone: {
+          type: 'string',
+          maxLength: 253,
+          pattern: HOSTNAME,
+          'x-format': 'hostname',
+          patternErrorMessage: 'must be a host name (letters, digits and "-" in dot-separated labels)',
+          ...doc('DNS zone where workspaces are available (workspace URLs are `<port>-<workspace>.<dns_zone>`). Required when workspaces are enabled, unless the proxy serves no HTTP (`gitlab_workspaces_proxy.http_enabled: false`).'),
+        },
         gitlab_workspaces_proxy: obj(
           {
             namespace: label('Namespace of the GitLab workspaces proxy.', { def: 'gitlab-workspaces' }),
-            http_enabled: bool('Allow HTTP access through the workspaces proxy.', { since: '18.5' }),
+            http_enabled: bool('Allow HTTP access through the workspaces proxy. When `false`, the proxy gets no ingress rule to the workspaces unless SSH is enabled.', { since: '18.5' }),
             ssh_enabled: bool('Allow SSH access through the workspaces proxy.', { since: '18.5' }),
           },
           doc('Workspaces proxy settings.'),
@@ -180,11 +174,11 @@ const schema = {
             enabled: bool('Create a NetworkPolicy for each workspace.', { def: true }),
             egress: {
               type: 'array',
-              ...doc('Allowed egress IP ranges.', { since: '16.7', def: [{ allow: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] }] }),
+              ...doc('IP ranges workspaces may connect to.', { since: '16.7', def: [{ allow: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] }] }),
               items: obj(
                 {
-                  allow: str('CIDR allowed.', {}, { 'x-format': 'cidr' }),
-                  except: { type: 'array', items: { type: 'string', 'x-format': 'cidr' }, ...doc('CIDRs excluded from `allow`.') },
+                  allow: cidr('Allowed IP range (CIDR), for example `"0.0.0.0/0"`.'),
+                  except: { type: 'array', items: cidr('An excluded IP range (CIDR).'), ...doc('IP ranges (CIDRs) excluded from `allow`.') },
                 },
                 { required: ['allow'], ...doc('One egress rule.') },
               ),
@@ -195,24 +189,79 @@ const schema = {
         default_resources_per_workspace_container: resources('Default requests and limits of each workspace container.'),
         max_resources_per_workspace: resources('Maximum resources of one workspace (a ResourceQuota). Must be `{}` when `shared_namespace` is set.'),
         workspaces_quota: { type: 'integer', minimum: -1, default: -1, ...doc('Maximum workspaces for this agent; -1 unlimited, 0 blocks creation.', { since: '16.9', def: -1 }) },
-        workspaces_per_user_quota: { type: 'integer', minimum: -1, default: -1, ...doc('Maximum workspaces per user; -1 unlimited.', { since: '16.9', def: -1 }) },
+        workspaces_per_user_quota: { type: 'integer', minimum: -1, default: -1, ...doc('Maximum workspaces per user; -1 unlimited, 0 blocks creation.', { since: '16.9', def: -1 }) },
         use_kubernetes_user_namespaces: bool('Use Kubernetes user namespaces for workspaces.', { since: '17.4', def: false }),
-        default_runtime_class: str('Runtime class of workspace pods (a DNS subdomain).', { since: '17.4', def: '' }, { maxLength: 253, pattern: '^$|^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' }),
-        allow_privilege_escalation: bool('Allow privilege escalation in workspace containers; needs `use_kubernetes_user_namespaces` or `default_runtime_class`.', { since: '17.4', def: false }),
+        default_runtime_class: { ...subdomain('Runtime class of workspace pods (a DNS-1123 subdomain). Empty: the cluster default.', { since: '17.4', def: '' }), pattern: '^$|' + DNS1123_SUBDOMAIN },
+        allow_privilege_escalation: bool('Allow privilege escalation in workspace containers; only allowed with `use_kubernetes_user_namespaces: true` or a `default_runtime_class`.', { since: '17.4', def: false }),
         image_pull_secrets: {
           type: 'array',
-          ...doc('Image pull secrets made available to workspaces.', { since: '17.6', def: [] }),
-          items: obj({ name: str('Secret name.', {}, { minLength: 1 }), namespace: str('Secret namespace.', {}, { minLength: 1 }) }, { required: ['name', 'namespace'], ...doc('One secret.') }),
+          ...doc('Image pull secrets made available to workspaces (secrets that do not exist are ignored). Names must be unique; with `shared_namespace`, each `namespace` must be the shared namespace.', { since: '17.6', def: [] }),
+          items: obj({ name: subdomain('Name of the Secret.'), namespace: label('Namespace of the Secret.') }, { required: ['name', 'namespace'], ...doc('One secret.') }),
         },
-        annotations: { type: 'object', additionalProperties: { type: 'string' }, ...doc('Annotations added to every workspace object.', { since: '17.4', def: {} }) },
-        labels: { type: 'object', additionalProperties: { type: 'string' }, ...doc('Labels added to every workspace object.', { since: '17.4', def: {} }) },
-        max_active_hours_before_stop: hours('Hours a workspace may run before it is stopped.', 36),
-        max_stopped_hours_before_termination: hours('Hours a workspace may stay stopped before it is terminated.', 744),
-        shared_namespace: { ...label('Create every workspace in this one namespace instead of one namespace per workspace.', { since: '18.0', def: '' }), pattern: '^$|' + DNS1123_LABEL },
+        annotations: {
+          type: 'object',
+          propertyNames: labelKey('annotation'),
+          additionalProperties: { type: 'string', ...doc('Annotation value.') },
+          ...doc('Annotations added to every workspace object. Keys use Kubernetes syntax; prefixes ending in `kubernetes.io`, `k8s.io` or `gitlab.com` are reserved.', { since: '17.4', def: {} }),
+        },
+        labels: {
+          type: 'object',
+          propertyNames: labelKey('label'),
+          additionalProperties: {
+            type: 'string',
+            maxLength: 63,
+            pattern: LABEL_VALUE,
+            'x-format': 'labelValue',
+            patternErrorMessage: 'must be a label value: at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
+            ...doc('Label value.'),
+          },
+          ...doc('Labels added to every workspace object. Keys and values use Kubernetes syntax; prefixes ending in `kubernetes.io`, `k8s.io` or `gitlab.com` are reserved.', { since: '17.4', def: {} }),
+        },
+        max_active_hours_before_stop: hours('Hours a workspace may run before it is stopped. Its sum with `max_stopped_hours_before_termination` must not exceed 8760 (one year).', 36),
+        max_stopped_hours_before_termination: hours('Hours a workspace may stay stopped before it is terminated. Its sum with `max_active_hours_before_stop` must not exceed 8760 (one year).', 744),
+        shared_namespace: { ...label('Create every workspace in this one namespace instead of one namespace per workspace. Empty: one namespace per workspace.', { since: '18.0', def: '' }), pattern: '^$|' + DNS1123_LABEL },
         partial_sync_interval: removed('17.0', '`partial_sync_interval` was removed in GitLab 17.0; the interval is now a GitLab setting (10 s).'),
         full_sync_interval: removed('17.0', '`full_sync_interval` was removed in GitLab 17.0; the interval is now a GitLab setting (3600 s).'),
       },
-      doc('Workspaces (remote development) settings (Premium/Ultimate).', { since: '15.11' }),
+      {
+        ...doc('Workspaces (remote development) settings (Premium/Ultimate). GitLab merges them over its defaults; while one is invalid, none can be updated.', { since: '15.11' }),
+        // §1.5 cross-field rules JSON Schema can express; each `then` fails on the offending key
+        // itself, with an `errorMessage` that yaml-language-server shows too. The sum of hours and
+        // the image pull secrets' uniqueness are checked by the server (crossFieldChecks.ts).
+        allOf: [
+          {
+            if: { required: ['shared_namespace'], properties: { shared_namespace: { type: 'string', minLength: 1 } } },
+            then: {
+              properties: {
+                max_resources_per_workspace: {
+                  type: 'object',
+                  maxProperties: 0,
+                  errorMessage: '`max_resources_per_workspace` must be `{}` when `shared_namespace` is set: workspaces sharing a namespace cannot each have a ResourceQuota.',
+                },
+              },
+            },
+          },
+          {
+            if: { properties: { use_kubernetes_user_namespaces: { not: { const: true } }, default_runtime_class: { type: 'string', maxLength: 0 } } },
+            then: {
+              properties: {
+                allow_privilege_escalation: {
+                  type: 'boolean',
+                  const: false,
+                  errorMessage: '`allow_privilege_escalation: true` needs `use_kubernetes_user_namespaces: true` or a non-empty `default_runtime_class`.',
+                },
+              },
+            },
+          },
+          {
+            if: {
+              required: ['enabled'],
+              properties: { enabled: { const: true }, gitlab_workspaces_proxy: { not: { type: 'object', required: ['http_enabled'], properties: { http_enabled: { const: false } } } } },
+            },
+            then: { required: ['dns_zone'], properties: { dns_zone: true }, errorMessage: '`dns_zone` is required when workspaces are enabled (unless `gitlab_workspaces_proxy.http_enabled` is `false`).' },
+          },
+        ],
+      },
     ),
     observability: obj(
       {
@@ -234,20 +283,30 @@ const schema = {
     ),
     container_scanning: obj(
       {
-        cadence: str('Cron expression (UTC) of the scan schedule, for example `"0 18 * * *"`.', {}, { minLength: 1, 'x-format': 'cron' }),
+        cadence: str('Cron expression (UTC, evaluated by the agent) of the scan schedule. Officially supported: daily at an hour (`"0 18 * * *"`) and weekly (`"0 13 * * 0"`).', {}, {
+          minLength: 1,
+          // robfig/cron's standard parser: five fields, or a descriptor such as @daily / @every 1h.
+          pattern: '^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|@every\\s+\\S+|\\S+(\\s+\\S+){4})\\s*$',
+          'x-format': 'cron',
+          patternErrorMessage: 'must be a cron expression of five fields (minute hour day-of-month month day-of-week), such as "0 18 * * *"',
+        }),
         vulnerability_report: obj(
           {
-            namespaces: { type: 'array', items: { type: 'string' }, ...doc('Namespaces to scan.') },
-            resource_types: { type: 'array', items: { type: 'string', enum: ['Pod', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'CronJob', 'Job', 'Deployment'] }, ...doc('Resource kinds to scan.', { since: '17.9' }) },
+            namespaces: { type: 'array', items: label('A namespace to scan.'), ...doc('Namespaces to scan. Default: none.') },
+            resource_types: {
+              type: 'array',
+              items: { type: 'string', enum: ['Pod', 'ReplicaSet', 'ReplicationController', 'StatefulSet', 'DaemonSet', 'CronJob', 'Job', 'Deployment'], ...doc('A workload kind.') },
+              ...doc('Resource kinds to scan.', { since: '17.9' }),
+            },
             filters: {
               type: 'array',
               ...doc('Scan filters.'),
               items: obj(
                 {
-                  namespaces: { type: 'array', items: { type: 'string' }, ...doc('Namespaces.') },
-                  resources: { type: 'array', items: { type: 'string' }, ...doc('Resources.') },
-                  containers: { type: 'array', items: { type: 'string' }, ...doc('Containers.') },
-                  kinds: { type: 'array', items: { type: 'string' }, ...doc('Kinds.') },
+                  namespaces: strings('Namespaces the filter matches.', {}, 'A namespace.'),
+                  resources: strings('Resource names the filter matches.', {}, 'A resource name.'),
+                  containers: strings('Container names the filter matches.', {}, 'A container name.'),
+                  kinds: strings('Kinds the filter matches.', {}, 'A kind.'),
                 },
                 doc('One filter.'),
               ),
@@ -258,18 +317,27 @@ const schema = {
         resource_requirements: obj({ requests: quantities('Requests of the scanner pods.'), limits: quantities('Limits of the scanner pods.') }, doc('Resources of the scanner pods.')),
         trivy_k8s_wrapper_image: obj({ repository: str('Image repository.') }, doc('Custom scanner image.')),
         scanner_timeout: duration('Timeout of one scan.', { since: '17.7', def: '300s' }),
-        report_max_size: { type: ['integer', 'string'], pattern: '^[0-9]+$', minimum: 0, ...doc('Maximum report size in bytes.', { since: '17.7', def: 100000000 }) },
+        // A uint64: protojson accepts a number or a decimal string (spec §1.7).
+        report_max_size: { type: ['integer', 'string'], pattern: '^[0-9]+$', minimum: 0, patternErrorMessage: 'must be a whole number of bytes', ...doc('Maximum report size in bytes.', { since: '17.7', def: 100000000 }) },
         delete_report_artifact: bool('Delete the report artifact after it is read.', { since: '17.9', def: true }),
-        severity_threshold: { type: 'string', enum: ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'], ...doc('Lowest severity reported.', { since: '18.4' }) },
+        severity_threshold: { type: 'string', enum: ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'], ...doc('Lowest severity reported; less severe findings are dropped.', { since: '18.4' }) },
       },
       doc('Operational container scanning (Ultimate).'),
     ),
     flux: obj(
-      { webhook_receiver_url: str('Flux Receiver the agent calls when a watched GitLab project is pushed to.', { def: 'http://webhook-receiver.flux-system.svc.cluster.local' }) },
+      {
+        webhook_receiver_url: str(
+          'Flux Receiver the agent calls when a GitLab project referenced by a `GitRepository` is pushed to. A URL of the form `/api/v1/namespaces/<ns>/services/<svc>/proxy` is called through the Kubernetes API service proxy with the agent\'s credentials.',
+          { def: 'http://webhook-receiver.flux-system.svc.cluster.local' },
+          { pattern: '^(https?://\\S+|/api/v1/namespaces/[^/]+/services/[^/]+/proxy\\S*)$', 'x-format': 'url', patternErrorMessage: 'must be an http(s) URL or a Kubernetes service proxy path (/api/v1/namespaces/<ns>/services/<svc>/proxy)' },
+        ),
+      },
       doc('Flux integration.'),
     ),
-    gitops: removed('18.0', '`gitops` (pull-based deployment) was deprecated in 16.2 and removed in GitLab 18.0; use Flux.', 'flux'),
-    starboard: removed('16.0', '`starboard` was removed in GitLab 16.0; use `container_scanning`.', 'container_scanning'),
+    // §1.9: Flux replaces gitops, but not key for key (no quick fix renames it); starboard's settings
+    // moved unchanged to container_scanning, so that one is a rename.
+    gitops: removed('18.0', '`gitops` (pull-based deployment) was deprecated in 16.2 and removed in GitLab 18.0; use Flux.', { replacement: 'flux' }),
+    starboard: removed('16.0', '`starboard` was removed in GitLab 16.0; use `container_scanning`.', { replacement: 'container_scanning', renameTo: 'container_scanning' }),
     cilium: removed('15.0', '`cilium` was removed in GitLab 15.0.'),
   },
 };

@@ -20,6 +20,8 @@ export interface EngineDiagnostic {
   /** Stable machine-readable code, e.g. `schema.unknownKey`. */
   readonly code: string;
   readonly message: string;
+  /** `deprecated`: the editor strikes the text through (removed keys). */
+  readonly tags?: readonly 'deprecated'[];
   /** Extra data for code actions (e.g. the suggested replacement). */
   readonly data?: Readonly<Record<string, unknown>>;
 }

@@ -1,4 +1,4 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { EngineDiagnostic, Severity } from '../engine/diagnostics';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 
@@ -17,6 +17,7 @@ export function toLspDiagnostic(d: EngineDiagnostic): Diagnostic {
     code: d.code,
     source: DIAGNOSTIC_SOURCE,
     message: d.message,
+    ...(d.tags?.length ? { tags: d.tags.map(() => DiagnosticTag.Deprecated) } : {}),
     ...(d.data ? { data: d.data } : {}),
   };
 }

@@ -5,8 +5,12 @@ import type { CompatibilityTarget } from './compatibilityTarget';
 /** The agent configuration JSON Schema (schemas/agent-config.schema.json), bundled into the server. */
 export const agentConfigSchema: Record<string, unknown> = schema;
 
-/** Annotation keywords of our schema that carry editor metadata and never fail validation. */
-const ANNOTATIONS = ['markdownDescription', 'deprecationMessage', 'x-since', 'x-format', 'x-entryLimit', 'x-oneof'];
+/**
+ * Annotation keywords of our schema that carry editor metadata and never fail validation.
+ * `errorMessage` / `patternErrorMessage` are the custom messages VS Code's JSON support and
+ * yaml-language-server show; schemaDiagnostics uses them too.
+ */
+const ANNOTATIONS = ['markdownDescription', 'deprecationMessage', 'x-since', 'x-format', 'x-entryLimit', 'x-oneof', 'errorMessage', 'patternErrorMessage'];
 
 const compiled = new Map<CompatibilityTarget, ValidateFunction>();
 

@@ -29,10 +29,21 @@ export function schemaDiagnostics(parsed: ParsedYaml, target: CompatibilityTarge
 }
 
 function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityTarget): EngineDiagnostic | null {
+  // An invalid key of a map with `propertyNames` (label and annotation keys): ajv reports the
+  // map's path and the key's name; the problem is on the key.
+  if (error.propertyName !== undefined) return propertyNameDiagnostic(error, parsed);
   const path = parsePointer(error.instancePath);
   const where = humanPath(path);
   const schema = error.parentSchema as Record<string, unknown> | undefined;
+  // Cross-field rules (`if`/`then`) carry their own message on the subschema that fails.
+  if (typeof schema?.errorMessage === 'string' && error.keyword !== 'if') {
+    const onKey = error.keyword === 'required' ? containerRange(parsed, path) : valueRange(parsed, path);
+    return { range: onKey, severity: 'error', code: 'schema.crossField', message: schema.errorMessage };
+  }
   switch (error.keyword) {
+    case 'if':
+    case 'propertyNames':
+      return null; // the failing `then` / key is reported by its own error
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const allowed = Object.keys((schema?.properties as Record<string, unknown>) ?? {}).filter((k) => !isRetired(schema, k));
@@ -47,13 +58,14 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
       };
     }
     case 'x-removed': {
-      const removed = error.schema as { since: string; message: string; replacement?: string };
+      const removed = error.schema as { since: string; message: string; replacement?: string; renameTo?: string };
       return {
         range: keyRange(parsed, path),
         severity: 'error',
         code: 'schema.removedKey',
         message: removed.message,
-        data: { since: removed.since, ...(removed.replacement ? { replacement: removed.replacement } : {}) },
+        tags: ['deprecated'],
+        data: { key: path[path.length - 1], since: removed.since, ...(removed.replacement ? { replacement: removed.replacement } : {}), ...(removed.renameTo ? { renameTo: removed.renameTo } : {}) },
       };
     }
     case 'x-proposal':
@@ -79,8 +91,12 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
       return valueDiagnostic(parsed, path, 'schema.type', `${subject(where)} must be ${article}, got ${describeValue(error.data)}.`);
     }
     case 'enum': {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
-      const suggestion = typeof error.data === 'string' ? closestMatch(error.data, allowed.map((a) => JSON.parse(a) as string)) : null;
+      // Protobuf enums also accept their numbers (spec §1.1); list the values of the kind written.
+      const values = (error.params as { allowedValues: unknown[] }).allowedValues;
+      const sameKind = values.filter((v) => typeof v === typeof error.data);
+      const allowed = (sameKind.length ? sameKind : values).map((v) => JSON.stringify(v));
+      const names = values.filter((v): v is string => typeof v === 'string');
+      const suggestion = typeof error.data === 'string' ? closestMatch(error.data, names) : null;
       return valueDiagnostic(parsed, path, 'schema.enum', `${subject(where)} must be one of ${allowed.join(', ')}, got ${describeValue(error.data)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, suggestion ? { suggestion } : undefined);
     }
     case 'pattern':
@@ -107,6 +123,21 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
   }
 }
 
+/** A label or annotation key that breaks Kubernetes' key syntax or uses a reserved prefix. */
+function propertyNameDiagnostic(error: ErrorObject, parsed: ParsedYaml): EngineDiagnostic | null {
+  if (error.keyword === 'propertyNames') return null;
+  const path = parsePointer(error.instancePath);
+  const key = String(error.propertyName);
+  const schema = error.parentSchema as Record<string, unknown> | undefined;
+  const requirement = typeof schema?.errorMessage === 'string' ? schema.errorMessage : formatRequirement(schema);
+  return {
+    range: keyRange(parsed, [...path, key]),
+    severity: 'error',
+    code: error.keyword === 'not' ? 'schema.reservedKey' : formatCode(schema),
+    message: `The key "${key}" in ${humanPath(path)} ${requirement}.`,
+  };
+}
+
 function isRetired(schema: Record<string, unknown> | undefined, key: string): boolean {
   const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Boolean(properties[key]?.['x-removed']);
@@ -122,6 +153,7 @@ function formatCode(schema: Record<string, unknown> | undefined): string {
 }
 
 function formatRequirement(schema: Record<string, unknown> | undefined): string {
+  if (typeof schema?.patternErrorMessage === 'string') return schema.patternErrorMessage;
   switch (schema?.['x-format']) {
     case 'dns1123Label':
       return 'must be a DNS-1123 label (at most 63 lowercase letters, digits or "-", starting and ending with a letter or digit)';

@@ -2,6 +2,7 @@ import { readCiAccess } from '../access/model';
 import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { CompatibilityTarget } from './compatibilityTarget';
+import { crossFieldDiagnostics } from './crossFieldChecks';
 import { schemaDiagnostics } from './schemaDiagnostics';
 import { semanticDiagnostics } from './semanticChecks';
 import { parseYaml, type ParsedYaml } from './yamlDocument';
@@ -23,6 +24,7 @@ export function validateParsedAgentConfig(parsed: ParsedYaml, options: ValidateO
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.hasSyntaxErrors) diagnostics.push(...schemaDiagnostics(parsed, options.target ?? 'proposal'));
   diagnostics.push(...semanticDiagnostics(parsed, options.agentName));
+  diagnostics.push(...crossFieldDiagnostics(parsed));
   if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
