@@ -1,0 +1,102 @@
+/**
+ * Completion for agent configurations and environment templates: what to offer at a position,
+ * decided from the cached parse (YAML tree, plain value) without validating anything. Pure: the LSP
+ * adapter (lsp/completion.ts) supplies settings-derived inputs and converts the candidates.
+ */
+import type { Document } from 'yaml';
+import type { CompatibilityTarget } from '../config/compatibilityTarget';
+import { schemaAtPath, type SchemaNode } from '../config/schemaLookup';
+import type { TextIndex } from '../text/textIndex';
+import { expressionCandidates } from './expressionCompletion';
+import { namespaceCandidates } from './namespaceCompletion';
+import { pathPattern } from './snippets';
+import { keyCandidates, valueCandidates } from './schemaCompletion';
+import type { CompletionCandidate, KnownIds, ScenarioVariableName } from './types';
+import { idCandidates } from './workspaceIds';
+import { completionContextAt, type DataPath, type YamlCompletionContext } from './yamlContext';
+
+export { completeEnvironmentTemplate } from './templateCompletion';
+export { idsOfConfig, indexIds } from './workspaceIds';
+export type { CandidateKind, CompletionCandidate, KnownIds, ScenarioVariableName } from './types';
+
+/** Everything agent-config completion reads. */
+export interface AgentConfigCompletionInput {
+  readonly text: string;
+  readonly index: TextIndex;
+  readonly doc: Document.Parsed | null;
+  /** The document as plain data (for the ids already in a list). */
+  readonly value: unknown;
+  readonly offset: number;
+  readonly target: CompatibilityTarget;
+  readonly scenarioVariables: readonly ScenarioVariableName[];
+  /** Ids used in the workspace; asked only when an `id:` value is completed. */
+  readonly knownIds: () => KnownIds;
+}
+
+/**
+ * Candidates at `input.offset` in an agent configuration: keys (with skeletons), enum and boolean
+ * values, CI variables and operators in `if:`, variables in namespaces, ids used elsewhere.
+ */
+export function completeAgentConfig(input: AgentConfigCompletionInput): CompletionCandidate[] {
+  const context = completionContextAt(input.text, input.index, input.doc, input.offset);
+  if (!context) return [];
+  const schema = schemaAtPath(context.path);
+  if (!schema) return [];
+  if (context.kind === 'key') {
+    // `- |` in a list of scalars (e.g. `resource_types`) is a value, not a key.
+    if (context.newItem && !schema.properties) return valueCandidates(schema, context);
+    return keyCandidates(schema, context, input.target);
+  }
+  return valueCompletion(input, context, schema);
+}
+
+function valueCompletion(input: AgentConfigCompletionInput, context: Extract<YamlCompletionContext, { kind: 'value' }>, schema: SchemaNode): CompletionCandidate[] {
+  const format = schema['x-format'];
+  if (format === 'ciExpression' || format === 'expandedNamespace' || format === 'namespace') {
+    const content = scalarContent(context.text, context.prefix.length);
+    if (!content) return [];
+    const base = context.start + content.shift;
+    return format === 'ciExpression'
+      ? expressionCandidates(content.text, content.cursor, base, input.scenarioVariables)
+      : namespaceCandidates(content.text, content.cursor, base, input.scenarioVariables);
+  }
+  const id = /(?:^|\.)(?:ci_access|user_access)\.(projects|groups)\[\]\.id$/.exec(pathPattern(context.path));
+  if (id) {
+    const kind = id[1] as 'projects' | 'groups';
+    return idCandidates(kind, input.knownIds(), idsInList(input.value, context.path.slice(0, -2)), context.replace);
+  }
+  return valueCandidates(schema, context);
+}
+
+/**
+ * The characters of a scalar as GitLab reads them, when they are the characters on screen: a plain
+ * scalar, or a quoted one without escapes. `shift` is where they start in the source text.
+ */
+function scalarContent(source: string, cursor: number): { text: string; cursor: number; shift: number } | null {
+  const quote = source[0];
+  if (quote === '"' || quote === "'") {
+    const closed = source.length > 1 && source.endsWith(quote);
+    const inner = source.slice(1, closed ? -1 : undefined);
+    if ((quote === '"' && inner.includes('\\')) || (quote === "'" && inner.includes("''"))) return null;
+    if (cursor < 1 || cursor > inner.length + 1) return null;
+    return { text: inner, cursor: cursor - 1, shift: 1 };
+  }
+  if (quote === '|' || quote === '>' || quote === '&' || quote === '!' || quote === '*') return null;
+  return { text: source, cursor, shift: 0 };
+}
+
+/** Ids already in the list at `path` (lower-cased: GitLab compares them case-insensitively, spec §1.3). */
+function idsInList(value: unknown, path: DataPath): Set<string> {
+  let node: unknown = value;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return new Set();
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  const out = new Set<string>();
+  if (!Array.isArray(node)) return out;
+  for (const entry of node) {
+    const id = (entry as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') out.add(id.toLowerCase());
+  }
+  return out;
+}

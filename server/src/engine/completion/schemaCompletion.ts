@@ -1,0 +1,106 @@
+import type { CompatibilityTarget } from '../config/compatibilityTarget';
+import { describeKey, type SchemaNode } from '../config/schemaLookup';
+import { enumNames, itemSkeleton, keySnippet, objectBody, TabStops } from './snippets';
+import { sortKey, type CompletionCandidate } from './types';
+import type { DataPath } from './yamlContext';
+
+/** The part of a key context that key completion needs. */
+export interface KeyPlace {
+  readonly path: DataPath;
+  readonly existingKeys: ReadonlySet<string>;
+  readonly replace: readonly [number, number];
+  readonly column: number;
+  readonly newItem: boolean;
+}
+
+/** Ranks inside a key list: the item skeleton, required keys, other keys, deprecated keys. */
+const RANK = { skeleton: 0, required: 1, key: 2, deprecated: 3 } as const;
+
+/**
+ * Keys the schema allows in the map at `place.path` that it does not have yet, each inserting a
+ * valid skeleton of its value. Removed keys are not offered (GitLab rejects them), keys of the
+ * `rules` proposal only under the `proposal` target; deprecated keys are offered, tagged.
+ */
+export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: CompatibilityTarget): CompletionCandidate[] {
+  const properties = schema.properties as Record<string, SchemaNode> | undefined;
+  if (!properties) return [];
+  // A protobuf oneof (access_as) holds exactly one key.
+  if (schema['x-oneof'] && place.existingKeys.size > 0) return [];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const out: CompletionCandidate[] = [];
+
+  const skeleton = place.newItem && place.existingKeys.size === 0 ? itemSkeleton(place.path) : null;
+  if (skeleton) {
+    out.push({
+      label: skeleton.label,
+      kind: 'skeleton',
+      insertText: objectBody(schema, skeleton.keys, place.column, place.path, new TabStops()),
+      snippet: true,
+      replace: place.replace,
+      sortText: sortKey(RANK.skeleton, 0),
+      filterText: skeleton.keys[0],
+      detail: skeleton.keys.join(', '),
+      documentation: (schema.markdownDescription ?? schema.description ?? '') as string,
+      preselect: true,
+    });
+  }
+
+  for (const [i, [name, property]] of Object.entries(properties).entries()) {
+    if (place.existingKeys.has(name) || property['x-removed']) continue;
+    const proposal = property['x-proposal'] === true;
+    if (proposal && target === 'gitlab') continue;
+    const deprecated = typeof property.deprecationMessage === 'string';
+    const rank = deprecated ? RANK.deprecated : required.has(name) ? RANK.required : RANK.key;
+    out.push({
+      label: name,
+      kind: 'key',
+      insertText: keySnippet(name, property, place.column, place.path, new TabStops()),
+      snippet: true,
+      replace: place.replace,
+      sortText: sortKey(rank, i),
+      detail: keyDetail(property, required.has(name), proposal),
+      documentation: describeKey(name, property),
+      ...(deprecated ? { deprecated: true } : {}),
+    });
+  }
+  return out;
+}
+
+function keyDetail(property: SchemaNode, required: boolean, proposal: boolean): string {
+  const parts: string[] = [];
+  const type = property.type;
+  if (type) parts.push([type].flat().join(' | '));
+  if (required) parts.push('required');
+  if (typeof property['x-since'] === 'string') parts.push(`GitLab ${property['x-since']}+`);
+  if (proposal) parts.push('rules design (seed 003), not shipped by GitLab');
+  return parts.join(' · ');
+}
+
+/** The part of a value context that value completion needs. */
+export interface ValuePlace {
+  readonly replace: readonly [number, number];
+}
+
+/**
+ * Values the schema names for a scalar: enum members and booleans, the default first (marked
+ * preselected), then the others in the schema's order; for free values, the default alone.
+ */
+export function valueCandidates(schema: SchemaNode, place: ValuePlace): CompletionCandidate[] {
+  const type = [schema.type].flat();
+  const values: unknown[] = Array.isArray(schema.enum) ? enumNames(schema.enum) : type.includes('boolean') ? [true, false] : schema.default !== undefined && typeof schema.default !== 'object' && schema.default !== '' ? [schema.default] : [];
+  const fallback = type.includes('boolean') && schema.default === undefined ? undefined : schema.default;
+  return values.map((value, i) => {
+    const isDefault = fallback !== undefined && value === fallback;
+    const text = String(value);
+    return {
+      label: text,
+      kind: 'value' as const,
+      insertText: text,
+      snippet: false,
+      replace: place.replace,
+      sortText: sortKey(isDefault ? 0 : 1, i),
+      ...(isDefault ? { detail: 'default', preselect: true } : {}),
+      ...(typeof schema.markdownDescription === 'string' ? { documentation: schema.markdownDescription } : {}),
+    };
+  });
+}

@@ -1,0 +1,70 @@
+import { PREDEFINED_VARIABLES, type PredefinedVariable } from '../vars/predefined';
+import { sortKey, type CompletionCandidate, type ScenarioVariableName } from './types';
+
+/** Where variables are being completed: a `rules:if` expression, or a namespace GitLab expands. */
+export type VariableUse = 'expression' | 'namespace';
+
+/**
+ * Slugs first in namespaces: they are the values that make valid DNS-1123 labels
+ * (spec §3.9), which a namespace must be.
+ */
+const NAMESPACE_FIRST = ['CI_ENVIRONMENT_SLUG', 'CI_PROJECT_PATH_SLUG', 'CI_COMMIT_REF_SLUG', 'CI_PROJECT_ID', 'CI_PROJECT_NAME', 'CI_ENVIRONMENT_TIER'];
+
+const AVAILABILITY: Readonly<Record<PredefinedVariable['availability'], string>> = {
+  'pre-pipeline': 'pre-pipeline variable',
+  pipeline: 'pipeline variable',
+  'job-only': 'job-only variable',
+  'environment-derived': 'from the job\'s environment',
+};
+
+/**
+ * The variables a completion offers (spec §3.8 and the user's scenario variables), as
+ * `$NAME` or `${NAME}`. Job-only (persisted) variables are left out: GitLab does not set them when
+ * it evaluates rules or expands a namespace (spec §3.6). The `CI_ENVIRONMENT_*` variables are offered
+ * in both places: the rules design reads them (README, "choices"), and the namespace needs them.
+ */
+export function variableCandidates(
+  use: VariableUse,
+  scenarioVariables: readonly ScenarioVariableName[],
+  replace: readonly [number, number],
+  syntax: 'dollar' | 'braces',
+): CompletionCandidate[] {
+  const out: CompletionCandidate[] = [];
+  const seen = new Set<string>();
+  const write = (name: string) => (syntax === 'braces' ? `\${${name}}` : `$${name}`);
+  for (const [i, v] of scenarioVariables.entries()) {
+    seen.add(v.name);
+    out.push({
+      label: write(v.name),
+      kind: 'variable',
+      insertText: write(v.name),
+      snippet: false,
+      replace,
+      sortText: sortKey(0, i),
+      detail: `your scenarios: ${v.scenarios.join(', ')}`,
+      documentation: `Variable set by your scenario${v.scenarios.length > 1 ? 's' : ''} ${v.scenarios.map((s) => `“${s}”`).join(', ')} (setting \`gitlabAgentConfig.scenarios\`).`,
+    });
+  }
+  for (const [i, v] of PREDEFINED_VARIABLES.entries()) {
+    if (v.availability === 'job-only' || seen.has(v.name)) continue;
+    const preferred = use === 'namespace' ? NAMESPACE_FIRST.indexOf(v.name) : -1;
+    out.push({
+      label: write(v.name),
+      kind: 'variable',
+      insertText: write(v.name),
+      snippet: false,
+      replace,
+      sortText: preferred >= 0 ? sortKey(1, preferred) : sortKey(2, i),
+      detail: AVAILABILITY[v.availability],
+      documentation: `${v.description}\n\n${availabilityNote(v, use)}`,
+    });
+  }
+  return out;
+}
+
+function availabilityNote(v: PredefinedVariable, use: VariableUse): string {
+  if (v.availability !== 'environment-derived') return `Predefined (${AVAILABILITY[v.availability]}).`;
+  return use === 'expression'
+    ? "Set from the job's environment: the agent `rules` design reads it, GitLab's job `rules:if` cannot (spec §3.6)."
+    : "Set from the job's environment.";
+}
