@@ -41,7 +41,8 @@ async function main() {
     if (!files.length) continue;
     const countsFile = path.join(outDir, `counts-${suite}.json`);
     // The cluster suite shares one real control plane across its files: start it before, stop it after.
-    const hooks = suite === 'cluster' ? await import('./lib/cluster-suite.mjs') : null;
+    // The e2e suite needs it too ("Apply Environment" against the test cluster).
+    const hooks = suite === 'cluster' || suite === 'e2e' ? await import('./lib/cluster-suite.mjs') : null;
     const env = hooks ? { ...process.env, ...(await hooks.beforeClusterSuite()) } : process.env;
     const code = await run('node', [
       '--import', 'tsx',

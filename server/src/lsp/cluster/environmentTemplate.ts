@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../engine/template/defaultTemplate';
+import { renderEnvironmentTemplate, type RenderedEnvironmentTemplate } from '../../engine/template/renderTemplate';
+import { buildTemplateData, type EnvironmentTemplateData } from '../../engine/template/templateVariables';
+import type { EnvironmentTier } from '../../engine/vars/environment-tier';
+import { integer, record, text } from './args';
+import type { ClusterCommandResult, EnvironmentScenarioArgs } from './protocol';
+
+/** A template ready to apply: its rendered objects, the data it was rendered with, where it came from. */
+export interface RenderedTemplateInput {
+  readonly rendered: RenderedEnvironmentTemplate;
+  readonly data: EnvironmentTemplateData;
+  /** `environment_templates/default.yaml` (as a path) or "the built-in default template". */
+  readonly source: string;
+  /** GitLab's template name (always `default`, spec §2.3). */
+  readonly templateName: string;
+}
+
+const TIERS = new Set(['production', 'staging', 'testing', 'development', 'other']);
+
+/** Reads {@link EnvironmentScenarioArgs}, every field checked. */
+export function readScenario(value: unknown): EnvironmentScenarioArgs {
+  const s = record(value, '"scenario"');
+  const tier = text(s, 'environmentTier', { optional: true });
+  return {
+    agentName: text(s, 'agentName'),
+    agentId: integer(s, 'agentId'),
+    projectId: integer(s, 'projectId'),
+    projectPath: text(s, 'projectPath'),
+    environmentName: text(s, 'environmentName'),
+    ...(tier && TIERS.has(tier) ? { environmentTier: tier } : {}),
+    ...optional('agentProjectPath', text(s, 'agentProjectPath', { optional: true })),
+    ...optional('scenarioName', text(s, 'scenarioName', { optional: true })),
+    ...optional('ref', text(s, 'ref', { optional: true })),
+    ...optional('userLogin', text(s, 'userLogin', { optional: true })),
+    ...optional('environmentId', integer(s, 'environmentId', { optional: true })),
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+/**
+ * The template text: the open document when the editor has it (so unsaved edits are what gets
+ * applied, as the diff shows), else the file; no URI means GitLab's built-in default (spec §2.7).
+ */
+async function templateText(documents: TextDocuments<TextDocument>, uri: string | undefined): Promise<{ text: string; source: string } | string> {
+  if (!uri) return { text: DEFAULT_ENVIRONMENT_TEMPLATE, source: "GitLab's built-in default template" };
+  const open = documents.get(uri);
+  let path: string;
+  try {
+    path = fileURLToPath(uri);
+  } catch {
+    return open ? { text: open.getText(), source: uri } : `The template ${uri} is not a file URI and is not open in the editor.`;
+  }
+  if (open) return { text: open.getText(), source: path };
+  try {
+    return { text: await readFile(path, 'utf8'), source: path };
+  } catch (err) {
+    return `Cannot read the template ${path}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+/**
+ * GitLab's render flow for one scenario (spec §2.4, §2.8): template data, then the template rendered
+ * with it. Errors point at the template's line and column.
+ */
+export async function renderForScenario(
+  documents: TextDocuments<TextDocument>,
+  templateUri: string | undefined,
+  scenario: EnvironmentScenarioArgs,
+): Promise<RenderedTemplateInput | ClusterCommandResult<never>> {
+  const template = await templateText(documents, templateUri);
+  if (typeof template === 'string') return { ok: false, kind: 'templateError', message: template };
+  const built = buildTemplateData(
+    {
+      name: scenario.scenarioName,
+      projectPath: scenario.projectPath,
+      projectId: scenario.projectId,
+      environmentName: scenario.environmentName,
+      ref: scenario.ref ?? 'main',
+      defaultBranch: 'main',
+      ...(scenario.environmentTier ? { environmentTier: scenario.environmentTier as EnvironmentTier } : {}),
+      ...(scenario.userLogin ? { userLogin: scenario.userLogin } : {}),
+    },
+    {
+      agentId: scenario.agentId,
+      agentName: scenario.agentName,
+      ...(scenario.agentProjectPath ? { agentProjectPath: scenario.agentProjectPath } : {}),
+      ...(scenario.environmentId !== undefined ? { environmentId: scenario.environmentId } : {}),
+    },
+  );
+  if (!built.ok) return { ok: false, kind: 'templateError', message: built.message };
+  const rendered = renderEnvironmentTemplate(template.text, built.data, { name: 'default' });
+  if (!rendered.ok) {
+    const lines = rendered.errors.map((e) => `${template.source}:${e.range.start.line + 1}:${e.range.start.character + 1}: ${e.message}`);
+    return { ok: false, kind: 'templateError', message: `The template does not render for environment ${scenario.environmentName}:\n${lines.join('\n')}` };
+  }
+  return { rendered, data: built.data, source: template.source, templateName: 'default' };
+}

@@ -1,0 +1,96 @@
+// Issue 5, end to end in a real VS Code (code-server) against the real test control plane: "Apply
+// Environment" from the palette picks the cluster context, the template and a scenario, shows the
+// server-side dry-run in the diff editor, asks for confirmation, applies, and the namespace exists
+// (checked with @kubernetes/client-node). Screenshots: apply-diff.png, apply-confirm.png, apply-result.png.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { environmentSlug } from '../../server/src/engine/vars/slug';
+import { clusterEnv, kubeConfig, statusCode, type ClusterEnv } from '../cluster/harness';
+import { launchWorkbench, repoRoot, type Workbench } from './harness';
+
+const AGENT_ID = 4242;
+const PROJECT_ID = Number(String(Date.now()).slice(-6));
+const ENVIRONMENT = 'review/e2e-apply';
+// The default template's namespace: `<environment slug>-<project id>-<agent id>` (spec §2.7, slug §3.9).
+const NAMESPACE = `${environmentSlug(ENVIRONMENT)}-${PROJECT_ID}-${AGENT_ID}`;
+const TEMPLATE = '.gitlab/agents/production-agent/environment_templates/default.yaml';
+
+let wb: Workbench;
+let env: ClusterEnv;
+
+before(async () => {
+  env = await clusterEnv();
+  wb = await launchWorkbench({
+    workspaceFolder: path.join(repoRoot, 'examples'),
+    settings: {
+      'gitlabAgentConfig.cluster.kubeconfig': env.kubeconfig,
+      'gitlabAgentConfig.cluster.agentId': AGENT_ID,
+      'gitlabAgentConfig.cluster.projectId': PROJECT_ID,
+      'gitlabAgentConfig.configProjectPath': 'acme/infra/agents',
+      'gitlabAgentConfig.usePresetScenarios': false,
+      'gitlabAgentConfig.scenarios': [{ name: 'e2e review app', ref: 'feature/e2e', environmentName: ENVIRONMENT, projectPath: 'acme/shop/app' }],
+    },
+  });
+});
+
+after(async () => {
+  await wb?.close();
+  if (env) {
+    const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+    await core.deleteNamespace({ name: NAMESPACE }).catch((err: unknown) => {
+      if (statusCode(err) !== 404) throw err;
+    });
+  }
+});
+
+/** Waits for the quick input to list a row whose label starts with `label`, and picks it. */
+async function pick(label: string): Promise<void> {
+  const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
+  await row.waitFor({ timeout: 60_000 });
+  await row.click();
+}
+
+test('Apply Environment: context, template, scenario → diff editor → confirm → the namespace exists', async () => {
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await assert.rejects(core.readNamespace({ name: NAMESPACE }), (err: unknown) => statusCode(err) === 404, 'the namespace does not exist before');
+
+  await wb.openFile(TEMPLATE);
+  await wb.runCommand('GitLab Agent: Apply Environment');
+  // No context selected yet: the picker lists the kubeconfig's contexts (through the server).
+  await pick(env.adminContext);
+  await wb.page.locator('[id="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext }).waitFor({ timeout: 30_000 });
+  await pick(TEMPLATE);
+  await pick('e2e review app');
+
+  // The server-side dry-run, shown as a diff: live (nothing yet) ↔ proposed.
+  const diffTab = wb.page.locator('.tab.active').filter({ hasText: 'live ↔ proposed' });
+  await diffTab.waitFor({ timeout: 120_000 });
+  const diff = wb.page.locator('.monaco-diff-editor').first();
+  await diff.waitFor();
+  await diff.locator('.modified .view-lines').filter({ hasText: NAMESPACE }).waitFor({ timeout: 30_000 });
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 30_000 });
+  const dialogText = await dialog.innerText();
+  await wb.screenshot('apply-diff');
+  assert.match(dialogText, /Create:/);
+  assert.match(dialogText, new RegExp(`Namespace ${NAMESPACE}`));
+  assert.match(dialogText, /RoleBinding/);
+  const proposed = await diff.locator('.modified .view-lines').innerText();
+  assert.match(proposed, /agent\.gitlab\.com\/id-4242/, 'the proposed objects carry GitLab labels (spec §2.6)');
+
+  await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
+  const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Apply environment \(/ });
+  await toast.waitFor({ timeout: 180_000 });
+  const message = await toast.innerText();
+  await wb.screenshot('apply-result');
+  assert.doesNotMatch(message, /failed/i, message);
+
+  const namespace = await core.readNamespace({ name: NAMESPACE });
+  assert.equal(namespace.status?.phase, 'Active');
+  assert.ok(Object.keys(namespace.metadata?.labels ?? {}).includes(`agent.gitlab.com/id-${AGENT_ID}`));
+  const rbac = (await kubeConfig('admin')).makeApiClient(RbacAuthorizationV1Api);
+  const bindings = await rbac.listNamespacedRoleBinding({ namespace: NAMESPACE });
+  assert.deepEqual(bindings.items.map((b) => b.metadata?.name), [`bind-${AGENT_ID}-${PROJECT_ID}-${environmentSlug(ENVIRONMENT)}`]);
+});
