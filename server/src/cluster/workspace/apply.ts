@@ -1,0 +1,103 @@
+/**
+ * Applying a workspace's `config_to_apply` as agentk does (spec §5.3, §5.6; seed 001): in
+ * unique-namespace mode create the workspace namespace if it is missing; in shared-namespace mode
+ * create nothing outside the shared namespace (and need no namespace permission at all); then apply
+ * each inventory group with server-side apply, ForceConflicts, as agentk's field manager.
+ */
+import { isFailure, ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
+import type { ClusterSession } from '../kube/session';
+import { SILENT_PROGRESS, type OperationOptions } from '../progress';
+import { describeObject, groupByInventory, parseConfigToApply, type InventoryGroup } from './configToApply';
+import { applyInventoryGroup, type InventoryApplyResult } from './inventoryApply';
+import { AGENTK_FIELD_MANAGER } from './names';
+
+export interface WorkspaceApplyOptions extends OperationOptions {
+  /** `remote_development.shared_namespace`: set = shared-namespace mode. */
+  readonly sharedNamespace?: string;
+  /** Server-side dry-run: nothing is written. */
+  readonly dryRun?: boolean;
+  /** Default: agentk's field manager, so that the result is owned exactly as agentk would own it. */
+  readonly fieldManager?: string;
+}
+
+export interface WorkspaceApplyReport {
+  readonly mode: 'unique' | 'shared';
+  readonly namespace: string;
+  /** Unique mode: the namespace did not exist and was created (or would be, in a dry run). */
+  readonly namespaceCreated: boolean;
+  readonly inventories: readonly InventoryApplyResult[];
+}
+
+/** Parses and groups a payload; a problem is an `invalid` outcome naming the line or object. */
+export function workspaceGroups(configToApply: string): ClusterOutcome<InventoryGroup[]> {
+  const parsed = parseConfigToApply(configToApply);
+  if (!parsed.ok) return { type: 'invalid', causes: [], message: parsed.error };
+  const grouped = groupByInventory(parsed.value.map((o) => o.object));
+  if (!grouped.ok) return { type: 'invalid', causes: [], message: grouped.error };
+  return ok(grouped.value);
+}
+
+/** The one namespace every object of the payload is in, or why there is none. */
+function payloadNamespace(groups: readonly InventoryGroup[], sharedNamespace: string | undefined): ClusterOutcome<string> {
+  const namespaces = new Set<string>();
+  for (const object of groups.flatMap((g) => [g.inventory, ...g.objects])) {
+    const ns = object.metadata.namespace;
+    if (!ns) return { type: 'invalid', causes: [], message: `${describeObject(object)} has no metadata.namespace (workspace objects are namespaced)` };
+    if (sharedNamespace && ns !== sharedNamespace) {
+      return { type: 'refused', message: `${describeObject(object)} is outside the shared namespace "${sharedNamespace}"; in shared-namespace mode nothing is created elsewhere` };
+    }
+    namespaces.add(ns);
+  }
+  if (namespaces.size !== 1) return { type: 'invalid', causes: [], message: `a workspace lives in one namespace; this config uses ${[...namespaces].join(', ')}` };
+  return ok([...namespaces][0]);
+}
+
+/** Creates the namespace when it is missing (agentk: NamespaceExists → CreateNamespace). */
+async function ensureNamespace(session: ClusterSession, name: string, dryRun: boolean): Promise<ClusterOutcome<boolean>> {
+  const ref = { group: '', version: 'v1', kind: 'Namespace', namespace: '', name };
+  try {
+    await session.core.readNamespace({ name });
+    return ok(false);
+  } catch (err) {
+    const failure = outcomeFromError(err, ref);
+    if (failure.type !== 'notFound') return failure;
+  }
+  try {
+    await session.core.createNamespace({ body: { metadata: { name } }, ...(dryRun ? { dryRun: 'All' } : {}) });
+    return ok(true);
+  } catch (err) {
+    const failure = outcomeFromError(err, ref);
+    return failure.type === 'conflict' ? ok(false) : failure; // created meanwhile
+  }
+}
+
+/** Applies `configToApply` (seed 001). */
+export async function applyWorkspace(session: ClusterSession, configToApply: string, options: WorkspaceApplyOptions = {}): Promise<ClusterOutcome<WorkspaceApplyReport>> {
+  const progress = options.progress ?? SILENT_PROGRESS;
+  const groups = workspaceGroups(configToApply);
+  if (isFailure(groups)) return groups;
+  const sharedNamespace = options.sharedNamespace || undefined;
+  const namespace = payloadNamespace(groups.value, sharedNamespace);
+  if (isFailure(namespace)) return namespace;
+  const dryRun = options.dryRun === true;
+
+  let namespaceCreated = false;
+  if (!sharedNamespace) {
+    const created = await ensureNamespace(session, namespace.value, dryRun);
+    if (isFailure(created)) return created;
+    namespaceCreated = created.value;
+    if (namespaceCreated) progress.report(`${dryRun ? 'would create' : 'created'} namespace ${namespace.value}`);
+    // A server-side dry-run of objects in a namespace that does not exist yet can only fail.
+    if (dryRun && namespaceCreated) return ok({ mode: 'unique', namespace: namespace.value, namespaceCreated, inventories: [] });
+  }
+
+  const inventories: InventoryApplyResult[] = [];
+  for (const [i, group] of groups.value.entries()) {
+    if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
+    progress.report(`applying ${group.inventory.metadata.name} (${group.objects.length} objects)`, Math.round((i * 100) / groups.value.length));
+    const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, dryRun, signal: options.signal });
+    if (isFailure(result)) return result;
+    inventories.push(result.value);
+  }
+  return ok({ mode: sharedNamespace ? 'shared' : 'unique', namespace: namespace.value, namespaceCreated, inventories });
+}

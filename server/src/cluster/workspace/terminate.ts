@@ -1,0 +1,242 @@
+/**
+ * Workspace termination, exactly as seed 001's implementation plan for agentk's
+ * `handleDesiredStateIsTerminated` (spec §5.6), one reconciliation cycle at a time:
+ *
+ * 1. actual state already Terminated → forget the workspace (tracker entry removed);
+ * 2. read the inventory ConfigMaps named in `config_to_apply`;
+ * 3. shared mode and no inventory found, or unique mode and no namespace → Terminated;
+ * 4. an inventory still tracks objects (non-empty `data`) → apply the termination config (it prunes
+ *    them) → Terminating;
+ * 5. delete the inventory ConfigMaps (shared) or the namespace (unique) → Terminating (until gone).
+ *
+ * {@link runTermination} repeats cycles, waiting on watches for what the last cycle deleted, until
+ * the workspace is Terminated, reporting progress only when it changes (seed 001's `updateOrSet`).
+ */
+import { readInventory, inventoryRef, deleteInventory, type ParsedInventory } from '../inventory/index';
+import { INVENTORY_ID_LABEL } from '../inventory/configMap';
+import { withPreferredVersion } from '../kube/discovery';
+import { formatRef, type ObjectRef } from '../kube/objectRef';
+import { isFailure, ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
+import type { ClusterSession } from '../kube/session';
+import { waitUntilGone } from '../kube/watch';
+import { SILENT_PROGRESS, type OperationOptions } from '../progress';
+import type { TerminationProgress } from './actualState';
+import { isInventoryObject, parseConfigToApply, type InventoryGroup, type ManifestObject } from './configToApply';
+import { applyInventoryGroup } from './inventoryApply';
+import { AGENTK_FIELD_MANAGER, workspaceInventoryNames, workspaceNamespace } from './names';
+import { TerminationTracker } from './terminationTracker';
+
+export interface TerminationTarget {
+  /** The workspace name (the Deployment's name). */
+  readonly name: string;
+  /** Its namespace: the shared namespace, or `gl-rd-ns-<name>` in unique mode. */
+  readonly namespace: string;
+  readonly mode: 'unique' | 'shared';
+  /**
+   * The termination `config_to_apply` (its inventory ConfigMaps, spec §5.6). Absent: the two
+   * inventories Rails always generates, `<name>-workspace-inventory` and `<name>-secrets-inventory`
+   * (spec §5.1), in `namespace`.
+   */
+  readonly configToApply?: string;
+  /** The actual state Rails holds (`Terminated` means: forget it). */
+  readonly actualState?: string;
+}
+
+export type CycleStep = 'forgotten' | 'nothingLeft' | 'prunedObjects' | 'deletedInventories' | 'deletedNamespace';
+
+export interface CycleResult {
+  /** undefined once forgotten (step 1). */
+  readonly progress: TerminationProgress | undefined;
+  readonly step: CycleStep;
+  /** What this cycle deleted (or would delete, in a dry run), for the report. */
+  readonly deleted: readonly string[];
+  /** Objects whose disappearance the next cycle waits for. */
+  readonly waitFor: readonly ObjectRef[];
+}
+
+export interface TerminationOptions extends OperationOptions {
+  /** Reads only; the cycle says what it would do. */
+  readonly dryRun?: boolean;
+  readonly fieldManager?: string;
+}
+
+const NAMESPACE_REF = (name: string): ObjectRef => ({ group: '', version: 'v1', kind: 'Namespace', namespace: '', name });
+
+/** The inventory ConfigMaps to read: from the payload, or the two of spec §5.1. */
+function inventoryObjects(target: TerminationTarget): ClusterOutcome<ManifestObject[]> {
+  if (target.configToApply === undefined) {
+    return ok(
+      Object.values(workspaceInventoryNames(target.name)).map((name) => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: target.namespace, labels: { [INVENTORY_ID_LABEL]: name } },
+      })),
+    );
+  }
+  const parsed = parseConfigToApply(target.configToApply);
+  if (!parsed.ok) return { type: 'invalid', causes: [], message: parsed.error };
+  const inventories = parsed.value.map((o) => o.object).filter(isInventoryObject);
+  if (inventories.length === 0) return { type: 'invalid', causes: [], message: 'no inventory found' };
+  const outside = inventories.find((cm) => (cm.metadata.namespace ?? target.namespace) !== target.namespace);
+  if (outside) return { type: 'refused', message: `inventory ${outside.metadata.name} is in namespace ${outside.metadata.namespace}, not in the workspace's namespace ${target.namespace}` };
+  return ok(inventories.map((cm) => ({ ...cm, metadata: { ...cm.metadata, namespace: target.namespace } })));
+}
+
+/** Unique mode deletes a whole namespace: only ever the workspace's own `gl-rd-ns-<name>`. */
+function namespaceGuard(target: TerminationTarget): ClusterOutcome<void> {
+  const expected = workspaceNamespace(target.name);
+  if (target.mode === 'unique' && target.namespace !== expected) {
+    return { type: 'refused', ref: NAMESPACE_REF(target.namespace), message: `in unique-namespace mode a workspace's namespace is ${expected} (spec §5.1); refusing to delete namespace ${target.namespace}` };
+  }
+  return ok(undefined);
+}
+
+async function namespaceExists(session: ClusterSession, name: string): Promise<ClusterOutcome<boolean>> {
+  try {
+    await session.core.readNamespace({ name });
+    return ok(true);
+  } catch (err) {
+    const failure = outcomeFromError(err, NAMESPACE_REF(name));
+    return failure.type === 'notFound' ? ok(false) : failure;
+  }
+}
+
+/** Full refs (with versions) of inventory entries, for watching them disappear. */
+async function watchableRefs(session: ClusterSession, inventories: readonly ParsedInventory[]): Promise<ObjectRef[]> {
+  const refs: ObjectRef[] = [];
+  for (const entry of inventories.flatMap((inv) => inv.objects)) {
+    const full = await withPreferredVersion(session, entry);
+    if (!isFailure(full) && full.value) refs.push(full.value);
+  }
+  return refs;
+}
+
+/** One reconciliation cycle of seed 001's plan; the tracker records the progress with updateOrSet. */
+export async function terminateWorkspace(
+  session: ClusterSession,
+  target: TerminationTarget,
+  tracker: TerminationTracker,
+  options: TerminationOptions = {},
+): Promise<ClusterOutcome<CycleResult>> {
+  const settle = (progress: TerminationProgress, step: CycleStep, deleted: string[] = [], waitFor: ObjectRef[] = []): ClusterOutcome<CycleResult> => {
+    if (!options.dryRun) tracker.updateOrSet(target.name, target.namespace, progress);
+    return ok({ progress, step, deleted, waitFor });
+  };
+  // 1.
+  if (target.actualState === 'Terminated') {
+    tracker.remove(target.name, target.namespace);
+    return ok({ progress: undefined, step: 'forgotten', deleted: [], waitFor: [] });
+  }
+  const guard = namespaceGuard(target);
+  if (isFailure(guard)) return guard;
+  const wanted = inventoryObjects(target);
+  if (isFailure(wanted)) return wanted;
+
+  // 2. In unique mode the namespace decides first: without it nothing can be left (and reading
+  // inventories in a missing namespace is pointless).
+  if (target.mode === 'unique') {
+    const exists = await namespaceExists(session, target.namespace);
+    if (isFailure(exists)) return exists;
+    if (!exists.value) return settle('Terminated', 'nothingLeft'); // 3.
+  }
+  const found: { payload: ManifestObject; live: ParsedInventory }[] = [];
+  for (const payload of wanted.value) {
+    const live = await readInventory(session, { name: payload.metadata.name, namespace: target.namespace });
+    if (isFailure(live)) return live;
+    if (live.value) found.push({ payload, live: live.value });
+  }
+  // 3.
+  if (target.mode === 'shared' && found.length === 0) return settle('Terminated', 'nothingLeft');
+
+  // 4. Objects still tracked: the termination config (inventories without objects) prunes them.
+  const tracking = found.filter((f) => f.live.objects.length > 0);
+  if (tracking.length > 0) {
+    const deleted: string[] = [];
+    const waitFor: ObjectRef[] = [];
+    for (const { payload, live } of tracking) {
+      if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
+      if (options.dryRun) {
+        deleted.push(...live.objects.map((o) => `${o.kind} ${o.namespace}/${o.name}`));
+        continue;
+      }
+      const group: InventoryGroup = { inventory: payload, objects: [] };
+      const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, signal: options.signal });
+      if (isFailure(result)) return result;
+      deleted.push(...result.value.pruned.map((o) => `${o.kind} ${o.namespace}/${o.name}`));
+      waitFor.push(...(await watchableRefs(session, [{ ...live, objects: result.value.terminating }])));
+    }
+    return settle('Terminating', 'prunedObjects', deleted, waitFor);
+  }
+
+  // 5.
+  if (target.mode === 'shared') {
+    const deleted: string[] = [];
+    for (const { live } of found) {
+      if (!options.dryRun) {
+        const outcome = await deleteInventory(session, live);
+        if (isFailure(outcome)) return outcome;
+      }
+      deleted.push(`ConfigMap ${live.namespace}/${live.name}`);
+    }
+    return settle('Terminating', 'deletedInventories', deleted, found.map((f) => inventoryRef(f.live)));
+  }
+  if (!options.dryRun) {
+    try {
+      await session.core.deleteNamespace({ name: target.namespace });
+    } catch (err) {
+      const failure = outcomeFromError(err, NAMESPACE_REF(target.namespace));
+      if (failure.type !== 'notFound') return failure;
+    }
+  }
+  return settle('Terminating', 'deletedNamespace', [`Namespace ${target.namespace}`], [NAMESPACE_REF(target.namespace)]);
+}
+
+export interface TerminationRun {
+  readonly progress: TerminationProgress | undefined;
+  readonly cycles: readonly CycleResult[];
+  /** The progress values reported, in order: each one only when it changed (seed 001). */
+  readonly reported: readonly TerminationProgress[];
+}
+
+/** Default upper bound of a whole termination. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * Repeats {@link terminateWorkspace} until the workspace is Terminated (or forgotten), waiting with
+ * watches for what each cycle deleted. A dry run performs one cycle.
+ */
+export async function runTermination(
+  session: ClusterSession,
+  target: TerminationTarget,
+  options: TerminationOptions & { tracker?: TerminationTracker } = {},
+): Promise<ClusterOutcome<TerminationRun>> {
+  const tracker = options.tracker ?? new TerminationTracker();
+  const progress = options.progress ?? SILENT_PROGRESS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const cycles: CycleResult[] = [];
+  const reported: TerminationProgress[] = [];
+  for (;;) {
+    if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
+    const cycle = await terminateWorkspace(session, target, tracker, options);
+    if (isFailure(cycle)) return cycle;
+    cycles.push(cycle.value);
+    // What agentk would send Rails this cycle: only a changed progress.
+    for (const report of tracker.unreconciled()) {
+      if (report.name !== target.name || report.namespace !== target.namespace) continue;
+      reported.push(report.progress);
+      progress.report(`${target.name}: ${report.progress}`);
+    }
+    if (options.dryRun || cycle.value.progress !== 'Terminating') return ok({ progress: cycle.value.progress, cycles, reported });
+    for (const ref of cycle.value.waitFor) {
+      const remaining = deadline - Date.now();
+      const gone = await waitUntilGone(session, ref, { signal: options.signal, timeoutMs: Math.max(1, remaining) });
+      if (isFailure(gone)) {
+        return gone.type === 'timeout'
+          ? { type: 'timeout', ref, message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s: ${formatRef(ref)} is not gone yet (finalizers: look at the object)` }
+          : gone;
+      }
+    }
+    if (Date.now() >= deadline) return { type: 'timeout', message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s` };
+  }
+}
