@@ -16,15 +16,21 @@ import { SimulationService } from './lsp/simulation';
 import { StructureFeature } from './lsp/structure';
 import { SettingsStore } from './lsp/settings';
 import { ClusterFeature } from './lsp/cluster/index';
+import { COMPLETION_TRIGGER_CHARACTERS, CompletionFeature } from './lsp/completion';
+import { DocumentLinksFeature } from './lsp/documentLinks';
+import { SEMANTIC_TOKENS_LEGEND, SemanticTokensFeature } from './lsp/semanticTokens';
+import { WorkspaceIds, workspaceFolderPaths } from './lsp/workspaceIds';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let supportsConfiguration = false;
+let workspaceFolders: string[] = [];
 const settings = new SettingsStore(connection, () => supportsConfiguration);
 const cluster = new ClusterFeature(connection, documents);
 
 connection.onInitialize((params) => {
   supportsConfiguration = Boolean(params.capabilities.workspace?.configuration);
+  workspaceFolders = workspaceFolderPaths(params);
   cluster.initialize(params.initializationOptions);
   return {
     capabilities: {
@@ -37,12 +43,16 @@ connection.onInitialize((params) => {
       selectionRangeProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       executeCommandProvider: { commands: cluster.commandIds },
+      completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS },
+      semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: true, range: true },
+      documentLinkProvider: { resolveProvider: false },
     },
     serverInfo: { name: 'gitlab-agent-config', version: '0.1.0' },
   };
 });
 
 connection.onInitialized(() => {
+  void workspaceIds.refresh();
   if (supportsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'gitlabAgentConfig' });
 });
 
@@ -55,6 +65,10 @@ new CodeLensFeature(connection, models, settings, simulations);
 new SimulateRequestFeature(connection, documents, settings, simulations);
 new CodeActionsFeature(connection);
 new StructureFeature(connection, documents, models);
+const workspaceIds = new WorkspaceIds(documents, models, () => workspaceFolders);
+new CompletionFeature(connection, documents, models, settings, workspaceIds);
+new SemanticTokensFeature(connection, models);
+new DocumentLinksFeature(connection, models);
 documents.onDidClose((e) => simulations.forget(e.document.uri));
 
 connection.onDidChangeConfiguration(() => {

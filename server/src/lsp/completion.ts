@@ -1,0 +1,115 @@
+import {
+  CompletionItemKind,
+  CompletionItemTag,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  type CompletionItem,
+  type CompletionList,
+  type Connection,
+  type TextDocuments,
+} from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { completeAgentConfig, completeEnvironmentTemplate, type CandidateKind, type CompletionCandidate, type ScenarioVariableName } from '../engine/completion';
+import { classifyPath } from '../engine/files';
+import type { ServerSettings } from '../protocol';
+import type { DocumentModels } from './documentModels';
+import type { SettingsStore } from './settings';
+import type { WorkspaceIds } from './workspaceIds';
+
+/** Characters after which the editor asks for completion without Ctrl+Space. */
+export const COMPLETION_TRIGGER_CHARACTERS = ['$', '{', '.', ' ', '=', '~', '&', '|'];
+
+const KIND: Readonly<Record<CandidateKind, CompletionItemKind>> = {
+  key: CompletionItemKind.Property,
+  skeleton: CompletionItemKind.Snippet,
+  value: CompletionItemKind.EnumMember,
+  variable: CompletionItemKind.Variable,
+  operator: CompletionItemKind.Operator,
+  function: CompletionItemKind.Function,
+  keyword: CompletionItemKind.Keyword,
+  field: CompletionItemKind.Field,
+  id: CompletionItemKind.Reference,
+};
+
+/**
+ * `textDocument/completion` for agent configurations and environment templates: a thin adapter over
+ * engine/completion, answered from the cached parse (no validation on this path).
+ */
+export class CompletionFeature {
+  constructor(
+    connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly models: DocumentModels,
+    private readonly settings: SettingsStore,
+    private readonly workspaceIds: WorkspaceIds,
+  ) {
+    connection.onCompletion((params) => this.complete(params.textDocument.uri, params.position));
+  }
+
+  private async complete(uri: string, position: { line: number; character: number }): Promise<CompletionList | null> {
+    const document = this.documents.get(uri);
+    if (!document) return null;
+    const kind = classifyPath(pathOf(uri)).kind;
+    if (kind === 'other') return null;
+    const parsed = this.models.get(document);
+    const offset = document.offsetAt(position);
+    let candidates: CompletionCandidate[];
+    if (kind === 'environmentTemplate') {
+      candidates = completeEnvironmentTemplate(parsed.text, parsed.index, parsed.doc, offset);
+    } else {
+      const settings = await this.settings.get();
+      candidates = completeAgentConfig({
+        text: parsed.text,
+        index: parsed.index,
+        doc: parsed.doc,
+        value: parsed.value,
+        offset,
+        target: settings.target,
+        scenarioVariables: scenarioVariableNames(settings),
+        knownIds: () => this.workspaceIds.current(),
+      });
+    }
+    // Complete lists: every candidate for the position is there, the editor filters as the user types.
+    return { isIncomplete: false, items: candidates.map((c) => toItem(c, document)) };
+  }
+}
+
+function toItem(candidate: CompletionCandidate, document: TextDocument): CompletionItem {
+  const range = { start: document.positionAt(candidate.replace[0]), end: document.positionAt(candidate.replace[1]) };
+  return {
+    label: candidate.label,
+    kind: KIND[candidate.kind],
+    textEdit: { range, newText: candidate.insertText },
+    insertTextFormat: candidate.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    // Skeleton lines carry their own indentation.
+    ...(candidate.insertText.includes('\n') ? { insertTextMode: InsertTextMode.asIs } : {}),
+    sortText: candidate.sortText,
+    ...(candidate.filterText !== undefined ? { filterText: candidate.filterText } : {}),
+    ...(candidate.detail ? { detail: candidate.detail } : {}),
+    ...(candidate.documentation ? { documentation: { kind: MarkupKind.Markdown, value: candidate.documentation } } : {}),
+    ...(candidate.deprecated ? { tags: [CompletionItemTag.Deprecated] } : {}),
+    ...(candidate.preselect ? { preselect: true } : {}),
+  };
+}
+
+/** The variables the user's own scenarios define, with the scenarios that define them. */
+export function scenarioVariableNames(settings: ServerSettings): ScenarioVariableName[] {
+  const byName = new Map<string, string[]>();
+  for (const scenario of settings.scenarios) {
+    for (const name of Object.keys(scenario.variables ?? {})) {
+      const list = byName.get(name) ?? [];
+      list.push(scenario.name);
+      byName.set(name, list);
+    }
+  }
+  return [...byName].map(([name, scenarios]) => ({ name, scenarios }));
+}
+
+function pathOf(uri: string): string {
+  try {
+    return new URL(uri).pathname;
+  } catch {
+    return uri;
+  }
+}

@@ -1,0 +1,70 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Connection, DocumentLink } from 'vscode-languageserver';
+import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
+import { keyText } from '../engine/config/yamlDocument';
+import type { DocumentModels } from './documentModels';
+
+/** Where GitLab looks for an agent's template: always the one named `default` (spec §2.3). */
+const TEMPLATE_PATH = ['environment_templates', 'default.yaml'] as const;
+
+/**
+ * Document links from each `resource_management` key of `ci_access` to the agent's
+ * `environment_templates/default.yaml`. When the file does not exist GitLab falls back to its
+ * built-in default template (spec §2.3, §2.7): the tooltip says so, and the link still targets the
+ * path, where following it lets the user create the file.
+ */
+export class DocumentLinksFeature {
+  constructor(
+    connection: Connection,
+    private readonly models: DocumentModels,
+  ) {
+    connection.onDocumentLinks((params) => this.links(params.textDocument.uri));
+  }
+
+  private async links(uri: string): Promise<DocumentLink[]> {
+    const config = this.models.agentConfig(uri);
+    if (!config || !uri.startsWith('file:')) return [];
+    const keys = resourceManagementKeys(config.doc.contents);
+    if (!keys.length) return [];
+    const template = path.join(path.dirname(fileURLToPath(uri)), ...TEMPLATE_PATH);
+    const exists = (await stat(template).catch(() => null))?.isFile() ?? false;
+    const target = pathToFileURL(template).href;
+    const tooltip = exists
+      ? 'Open environment_templates/default.yaml, the template GitLab renders for this agent'
+      : 'No environment_templates/default.yaml: GitLab uses its built-in default template (a Namespace and a RoleBinding for the job). Follow the link to create the file.';
+    return keys.map((key) => ({
+      range: { start: config.document.positionAt(key.range![0]), end: config.document.positionAt(key.range![1]) },
+      target,
+      tooltip,
+    }));
+  }
+}
+
+/** The `resource_management` keys of `ci_access.projects[]`, `ci_access.groups[]` and `ci_access.instance`. */
+function resourceManagementKeys(root: unknown): Node[] {
+  const ciAccess = valueOf(root, 'ci_access');
+  const entries: unknown[] = [];
+  for (const list of ['projects', 'groups']) {
+    const seq = valueOf(ciAccess, list);
+    if (isSeq(seq)) entries.push(...seq.items);
+  }
+  entries.push(valueOf(ciAccess, 'instance'));
+  const out: Node[] = [];
+  for (const entry of entries) {
+    const pair = pairOf(entry, 'resource_management');
+    const key = pair?.key as Node | null | undefined;
+    if (key?.range) out.push(key);
+  }
+  return out;
+}
+
+function pairOf(map: unknown, key: string): Pair | null {
+  if (!isMap(map)) return null;
+  return (map.items.find((p) => isPair(p) && keyText(p.key) === key) as Pair | undefined) ?? null;
+}
+
+function valueOf(map: unknown, key: string): unknown {
+  return pairOf(map, key)?.value ?? null;
+}
