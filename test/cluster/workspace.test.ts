@@ -1,0 +1,323 @@
+// Workspaces on the real control plane (seed 001, spec §5): the four acceptance criteria, shared
+// mode as the restricted identity (no namespace permission at all), unique mode as admin; plus
+// idempotence, a crash half-way, payload errors and the listing.
+//
+// The control plane runs no pvc-protection controller (no kubelet, no pods), so a deleted PVC would
+// keep its `kubernetes.io/pvc-protection` finalizer forever. `standInForPvcProtection` plays that
+// controller: it removes the finalizer from PVCs being deleted, as the real one does when no pod
+// uses the claim (here no pod ever exists).
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { AppsV1Api, CoreV1Api, NetworkingV1Api, PatchStrategy, Watch, setHeaderOptions, type KubeConfig, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
+import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
+import { applyWorkspace, listWorkspaces, runTermination, terminateWorkspace, TerminationTracker } from '../../server/src/cluster/workspace/index';
+import { workspaceConfigToApply, workspaceTerminationConfig, type WorkspaceConfigOptions } from '../support/workspaceConfig';
+import { clusterEnv, kubeConfig, statusCode, waitUntilDeleted } from './harness';
+
+function value<T>(outcome: ClusterOutcome<T>): T {
+  if (isFailure(outcome)) assert.fail(`${outcome.type}: ${outcome.message}`);
+  return outcome.value;
+}
+
+async function session(identity: 'admin' | 'restricted', t: TestContext): Promise<ClusterSession> {
+  const env = await clusterEnv();
+  const s = value(openSession({ kubeconfigPath: env.kubeconfig, context: identity === 'admin' ? env.adminContext : env.restrictedContext }));
+  t.after(() => s.close());
+  return s;
+}
+
+let counter = 0;
+/** A workspace name unique to this run, and a unique agent id so label queries see only it. */
+function workspace(sharedNamespace?: string): WorkspaceConfigOptions {
+  const suffix = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  return { name: `ws-${suffix}`, agentId: 900000 + Math.floor(Math.random() * 99999), workspaceId: 4000 + counter, ...(sharedNamespace ? { sharedNamespace } : {}) };
+}
+
+function standInForPvcProtection(kc: KubeConfig, t: TestContext): void {
+  const core = kc.makeApiClient(CoreV1Api);
+  const controller = new Watch(kc).watch(
+    '/api/v1/persistentvolumeclaims',
+    {},
+    (_phase: string, pvc: V1PersistentVolumeClaim) => {
+      if (!pvc.metadata?.deletionTimestamp || !pvc.metadata.finalizers?.includes('kubernetes.io/pvc-protection')) return;
+      const finalizers = pvc.metadata.finalizers.filter((f) => f !== 'kubernetes.io/pvc-protection');
+      core
+        .patchNamespacedPersistentVolumeClaim(
+          { name: pvc.metadata.name!, namespace: pvc.metadata.namespace!, body: { metadata: { finalizers, resourceVersion: pvc.metadata.resourceVersion } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        )
+        .catch(() => undefined); // gone or changed meanwhile: the next event retries
+    },
+    () => undefined,
+  );
+  t.after(async () => (await controller).abort());
+}
+
+/** Every object of one agent id, in any namespace, as `Kind namespace/name` (admin view). */
+async function objectsOfAgent(kc: KubeConfig, agentId: number): Promise<string[]> {
+  const core = kc.makeApiClient(CoreV1Api);
+  const apps = kc.makeApiClient(AppsV1Api);
+  const net = kc.makeApiClient(NetworkingV1Api);
+  const labelSelector = `agent.gitlab.com/id=${agentId}`;
+  const lists = await Promise.all([
+    core.listConfigMapForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['ConfigMap', o.metadata])),
+    core.listSecretForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['Secret', o.metadata])),
+    core.listServiceForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['Service', o.metadata])),
+    core.listServiceAccountForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['ServiceAccount', o.metadata])),
+    core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['PersistentVolumeClaim', o.metadata])),
+    core.listResourceQuotaForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['ResourceQuota', o.metadata])),
+    apps.listDeploymentForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['Deployment', o.metadata])),
+    net.listNetworkPolicyForAllNamespaces({ labelSelector }).then((l) => l.items.map((o) => ['NetworkPolicy', o.metadata])),
+  ]);
+  return lists
+    .flat()
+    .map(([kind, meta]) => `${kind as string} ${(meta as { namespace: string }).namespace}/${(meta as { name: string }).name}`)
+    .sort();
+}
+
+async function namespaceExists(kc: KubeConfig, name: string): Promise<boolean> {
+  try {
+    await kc.makeApiClient(CoreV1Api).readNamespace({ name });
+    return true;
+  } catch (err) {
+    if (statusCode(err) === 404) return false;
+    throw err;
+  }
+}
+
+/** Unique-mode namespaces are deleted when a test ends, whatever happened. */
+function cleanupNamespace(kc: KubeConfig, name: string, t: TestContext): void {
+  t.after(() => kc.makeApiClient(CoreV1Api).deleteNamespace({ name }).catch(() => undefined));
+}
+
+/** Shared-mode leftovers of a failed test are deleted by label. */
+function cleanupShared(kc: KubeConfig, namespace: string, agentId: number, t: TestContext): void {
+  t.after(async () => {
+    const core = kc.makeApiClient(CoreV1Api);
+    const labelSelector = `agent.gitlab.com/id=${agentId}`;
+    await Promise.all([
+      core.deleteCollectionNamespacedConfigMap({ namespace, labelSelector }),
+      core.deleteCollectionNamespacedSecret({ namespace, labelSelector }),
+      core.deleteCollectionNamespacedPersistentVolumeClaim({ namespace, labelSelector }),
+      core.deleteCollectionNamespacedServiceAccount({ namespace, labelSelector }),
+      kc.makeApiClient(AppsV1Api).deleteCollectionNamespacedDeployment({ namespace, labelSelector }),
+      kc.makeApiClient(NetworkingV1Api).deleteCollectionNamespacedNetworkPolicy({ namespace, labelSelector }),
+    ]).catch(() => undefined);
+  });
+}
+
+const EXPECTED_KINDS = ['ConfigMap', 'ConfigMap', 'Deployment', 'NetworkPolicy', 'PersistentVolumeClaim', 'Secret', 'Secret', 'Service', 'ServiceAccount'];
+
+test('seed 001 criterion 1: shared mode creates every workspace object in the shared namespace and no namespace (restricted identity)', async (t) => {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  const ws = workspace(env.restrictedNamespace);
+  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
+  const restricted = await session('restricted', t);
+
+  const report = value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+  assert.equal(report.mode, 'shared');
+  assert.equal(report.namespaceCreated, false);
+
+  const objects = await objectsOfAgent(admin, ws.agentId);
+  assert.deepEqual(objects.map((o) => o.split(' ')[0]), EXPECTED_KINDS, 'no ResourceQuota in a shared namespace (spec §5.1)');
+  assert.ok(objects.every((o) => o.includes(` ${env.restrictedNamespace}/`)), `all in ${env.restrictedNamespace}: ${objects.join(', ')}`);
+  assert.equal(await namespaceExists(admin, `gl-rd-ns-${ws.name}`), false, 'no workspace namespace was created');
+
+  // spec §5.3: the inventory records its objects, values "".
+  const inventory = await admin.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: env.restrictedNamespace, name: `${ws.name}-workspace-inventory` });
+  const ns = env.restrictedNamespace;
+  assert.deepEqual(inventory.data, {
+    [`${ns}_${ws.name}-gl-workspace-data__PersistentVolumeClaim`]: '',
+    [`${ns}_${ws.name}__Service`]: '',
+    [`${ns}_${ws.name}__ServiceAccount`]: '',
+    [`${ns}_${ws.name}_apps_Deployment`]: '',
+    [`${ns}_${ws.name}_networking.k8s.io_NetworkPolicy`]: '',
+  });
+  const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: ns, name: ws.name });
+  assert.ok(deployment.metadata?.managedFields?.some((f) => f.manager === 'agentk' && f.operation === 'Apply'), 'applied as agentk (spec §5.3)');
+  assert.equal(deployment.metadata?.labels?.['workspaces.gitlab.com/id'], String(ws.workspaceId));
+});
+
+test('seed 001 criterion 2: shared-mode termination deletes every workspace object and no namespace (restricted identity)', async (t) => {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace(env.restrictedNamespace);
+  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
+  const restricted = await session('restricted', t);
+  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+  assert.equal((await objectsOfAgent(admin, ws.agentId)).length, EXPECTED_KINDS.length);
+
+  const reports: string[] = [];
+  const run = value(
+    await runTermination(
+      restricted,
+      { name: ws.name, namespace: env.restrictedNamespace, mode: 'shared', configToApply: workspaceTerminationConfig(ws) },
+      { progress: { report: (m) => reports.push(m) }, timeoutMs: 120_000 },
+    ),
+  );
+  assert.equal(run.progress, 'Terminated');
+  assert.deepEqual(run.cycles.map((c) => c.step), ['prunedObjects', 'deletedInventories', 'nothingLeft']);
+  // seed 001 updateOrSet: Terminating is reported once although two cycles were Terminating.
+  assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
+  assert.deepEqual(reports, [`${ws.name}: Terminating`, `${ws.name}: Terminated`]);
+  assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
+  assert.ok(await namespaceExists(admin, env.restrictedNamespace), 'the shared namespace is still there');
+});
+
+test('seed 001 criterion 3: unique mode creates the namespace gl-rd-ns-<name> and every object in it', async (t) => {
+  const admin = await kubeConfig('admin');
+  const ws = workspace();
+  const namespace = `gl-rd-ns-${ws.name}`;
+  cleanupNamespace(admin, namespace, t);
+  const s = await session('admin', t);
+  assert.equal(await namespaceExists(admin, namespace), false);
+
+  const report = value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  assert.deepEqual([report.mode, report.namespace, report.namespaceCreated], ['unique', namespace, true]);
+  assert.ok(await namespaceExists(admin, namespace), 'the workspace namespace was created');
+  const objects = await objectsOfAgent(admin, ws.agentId);
+  assert.deepEqual(objects.map((o) => o.split(' ')[0]), [...EXPECTED_KINDS.slice(0, 5), 'ResourceQuota', ...EXPECTED_KINDS.slice(5)]);
+  assert.ok(objects.every((o) => o.includes(` ${namespace}/`)));
+
+  // Re-applying the same payload changes nothing and creates no namespace.
+  const again = value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  assert.equal(again.namespaceCreated, false);
+  assert.deepEqual(again.inventories.flatMap((i) => i.pruned), []);
+});
+
+test('seed 001 criterion 4: unique-mode termination deletes the objects and then the namespace', async (t) => {
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace();
+  const namespace = `gl-rd-ns-${ws.name}`;
+  cleanupNamespace(admin, namespace, t);
+  const s = await session('admin', t);
+  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+
+  const run = value(await runTermination(s, { name: ws.name, namespace, mode: 'unique', configToApply: workspaceTerminationConfig(ws) }, { timeoutMs: 120_000 }));
+  assert.equal(run.progress, 'Terminated');
+  assert.deepEqual(run.cycles.map((c) => c.step), ['prunedObjects', 'deletedNamespace', 'nothingLeft']);
+  assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
+  assert.equal(await namespaceExists(admin, namespace), false, 'the namespace is gone');
+  assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
+});
+
+test('terminating twice: the second run finds nothing and reports Terminated at once', async (t) => {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace(env.restrictedNamespace);
+  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
+  const restricted = await session('restricted', t);
+  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+  const target = { name: ws.name, namespace: env.restrictedNamespace, mode: 'shared' as const, configToApply: workspaceTerminationConfig(ws) };
+  assert.equal(value(await runTermination(restricted, target)).progress, 'Terminated');
+
+  const second = value(await runTermination(restricted, target));
+  assert.deepEqual(second.cycles.map((c) => c.step), ['nothingLeft']);
+  assert.deepEqual(second.reported, ['Terminated']);
+
+  // Rails persisted Terminated: the workspace is forgotten, nothing is read or reported.
+  const tracker = new TerminationTracker();
+  tracker.updateOrSet(ws.name, env.restrictedNamespace, 'Terminated');
+  const forgotten = value(await terminateWorkspace(restricted, { ...target, actualState: 'Terminated' }, tracker));
+  assert.equal(forgotten.step, 'forgotten');
+  assert.equal(tracker.get(ws.name, env.restrictedNamespace), undefined);
+});
+
+test('termination after a crash half-way (objects partly deleted, inventories still listing them) finishes the job', async (t) => {
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace();
+  const namespace = `gl-rd-ns-${ws.name}`;
+  cleanupNamespace(admin, namespace, t);
+  const s = await session('admin', t);
+  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  // The "crash": some objects were deleted, the inventories were never updated.
+  await admin.makeApiClient(AppsV1Api).deleteNamespacedDeployment({ namespace, name: ws.name });
+  await admin.makeApiClient(CoreV1Api).deleteNamespacedSecret({ namespace, name: `${ws.name}-env-var` });
+
+  const target = { name: ws.name, namespace, mode: 'unique' as const, configToApply: workspaceTerminationConfig(ws) };
+  // One cycle prunes the rest; then the process "dies" (a fresh tracker, as after a restart).
+  const first = value(await terminateWorkspace(s, target, new TerminationTracker()));
+  assert.equal(first.step, 'prunedObjects');
+  const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
+  assert.equal(run.progress, 'Terminated');
+  assert.deepEqual(run.cycles.map((c) => c.step), ['deletedNamespace', 'nothingLeft']);
+  assert.equal(await namespaceExists(admin, namespace), false);
+});
+
+test('unique-mode termination without config_to_apply uses the inventories of spec §5.1 and refuses a foreign namespace', async (t) => {
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace();
+  const namespace = `gl-rd-ns-${ws.name}`;
+  cleanupNamespace(admin, namespace, t);
+  const s = await session('admin', t);
+  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+
+  const refused = await runTermination(s, { name: ws.name, namespace: 'kube-system', mode: 'unique' });
+  assert.equal(refused.type, 'refused');
+  assert.match(isFailure(refused) ? refused.message : '', /refusing to delete namespace kube-system/);
+
+  const run = value(await runTermination(s, { name: ws.name, namespace, mode: 'unique' }, { timeoutMs: 120_000 }));
+  assert.equal(run.progress, 'Terminated');
+  await waitUntilDeleted(admin, '/api/v1/namespaces', namespace, () => admin.makeApiClient(CoreV1Api).readNamespace({ name: namespace }), 5_000);
+});
+
+test('payload errors and the shared-namespace guard stop before anything is written', async (t) => {
+  const env = await clusterEnv();
+  const restricted = await session('restricted', t);
+  const ws = workspace(env.restrictedNamespace);
+  const before = restricted.requests.snapshot();
+
+  const noInventory = await applyWorkspace(restricted, workspaceConfigToApply(ws).replaceAll('cli-utils.sigs.k8s.io/inventory-id', 'x-inventory-id'), { sharedNamespace: env.restrictedNamespace });
+  assert.deepEqual([noInventory.type, isFailure(noInventory) && noInventory.message], ['invalid', 'no inventory found']);
+
+  const elsewhere = await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: 'another-namespace' });
+  assert.equal(elsewhere.type, 'refused');
+  assert.match(isFailure(elsewhere) ? elsewhere.message : '', /outside the shared namespace "another-namespace"/);
+  assert.equal(restricted.requests.since(before).total, 0, 'not one request was sent');
+
+  // Unique mode as the restricted identity: the namespace cannot be created → a clear 403.
+  const forbidden = await applyWorkspace(restricted, workspaceConfigToApply(workspace()));
+  assert.equal(forbidden.type, 'forbidden');
+});
+
+test('spec §5.2/§5.4: listWorkspaces finds Deployments by agent label with Rails’ actual state', async (t) => {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  const ws = workspace(env.restrictedNamespace);
+  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
+  const restricted = await session('restricted', t);
+  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+
+  const listed = value(await listWorkspaces(restricted, { agentId: ws.agentId, sharedNamespace: env.restrictedNamespace }));
+  assert.deepEqual(listed, [{ name: ws.name, namespace: env.restrictedNamespace, agentId: String(ws.agentId), workspaceId: String(ws.workspaceId), mode: 'shared', actualState: 'Unknown', replicas: 1 }]);
+
+  // Play the Deployment controller: the rollout completed with one available replica.
+  await admin.makeApiClient(AppsV1Api).patchNamespacedDeploymentStatus(
+    {
+      namespace: env.restrictedNamespace,
+      name: ws.name,
+      body: {
+        status: {
+          replicas: 1,
+          updatedReplicas: 1,
+          readyReplicas: 1,
+          availableReplicas: 1,
+          conditions: [
+            { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' },
+            { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' },
+          ],
+        },
+      },
+    },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+  const running = value(await listWorkspaces(restricted, { agentId: ws.agentId, sharedNamespace: env.restrictedNamespace }));
+  assert.equal(running[0]?.actualState, 'Running');
+});
