@@ -21,7 +21,7 @@ export class LspTestClient {
     readonly connection: MessageConnection,
   ) {}
 
-  static async start(options: { settings?: Record<string, unknown>; initializationOptions?: unknown; windowCapabilities?: Record<string, unknown> } = {}): Promise<LspTestClient> {
+  static async start(options: { settings?: Record<string, unknown>; initializationOptions?: unknown; windowCapabilities?: Record<string, unknown>; workspaceFolder?: string } = {}): Promise<LspTestClient> {
     const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspTestClient(child, connection);
@@ -41,7 +41,8 @@ export class LspTestClient {
     connection.listen();
     await connection.sendRequest('initialize', {
       processId: process.pid,
-      rootUri: pathToFileURL(repoRoot).href,
+      rootUri: pathToFileURL(options.workspaceFolder ?? repoRoot).href,
+      ...(options.workspaceFolder ? { workspaceFolders: [{ uri: pathToFileURL(options.workspaceFolder).href, name: path.basename(options.workspaceFolder) }] } : {}),
       capabilities: {
         workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
         textDocument: { publishDiagnostics: { versionSupport: true } },

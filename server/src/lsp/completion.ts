@@ -10,7 +10,7 @@ import {
   type TextDocuments,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { completeAgentConfig, completeEnvironmentTemplate, type CandidateKind, type CompletionCandidate, type ScenarioVariableName } from '../engine/completion';
+import { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, indexIds, isIdValue, type CandidateKind, type CompletionCandidate, type ScenarioVariableName } from '../engine/completion';
 import { classifyPath } from '../engine/files';
 import type { ServerSettings } from '../protocol';
 import type { DocumentModels } from './documentModels';
@@ -19,6 +19,8 @@ import type { WorkspaceIds } from './workspaceIds';
 
 /** Characters after which the editor asks for completion without Ctrl+Space. */
 export const COMPLETION_TRIGGER_CHARACTERS = ['$', '{', '.', ' ', '=', '~', '&', '|'];
+
+const NO_IDS = indexIds(new Map());
 
 const KIND: Readonly<Record<CandidateKind, CompletionItemKind>> = {
   key: CompletionItemKind.Property,
@@ -59,16 +61,11 @@ export class CompletionFeature {
       candidates = completeEnvironmentTemplate(parsed.text, parsed.index, parsed.doc, offset);
     } else {
       const settings = await this.settings.get();
-      candidates = completeAgentConfig({
-        text: parsed.text,
-        index: parsed.index,
-        doc: parsed.doc,
-        value: parsed.value,
-        offset,
-        target: settings.target,
-        scenarioVariables: scenarioVariableNames(settings),
-        knownIds: () => this.workspaceIds.current(),
-      });
+      const context = agentConfigContext(parsed.text, parsed.index, parsed.doc, offset);
+      // The workspace's ids are gathered only for an `id:` value.
+      const knownIds = context && isIdValue(context) ? await this.workspaceIds.current() : NO_IDS;
+      const input = { text: parsed.text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, scenarioVariables: scenarioVariableNames(settings), knownIds };
+      candidates = completeAgentConfig(input, context);
     }
     // Complete lists: every candidate for the position is there, the editor filters as the user types.
     return { isIncomplete: false, items: candidates.map((c) => toItem(c, document)) };

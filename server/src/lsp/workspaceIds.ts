@@ -31,9 +31,13 @@ export class WorkspaceIds {
     private readonly folders: () => readonly string[],
   ) {}
 
-  /** The ids known now; starts a background refresh of the disk scan when it is stale. */
-  current(): KnownIds {
-    if (Date.now() - this.lastScan > RESCAN_AFTER_MS) void this.refresh();
+  /**
+   * The ids known now. Only the very first call waits for the disk scan; later ones answer from the
+   * cache and refresh it in the background when it is stale.
+   */
+  async current(): Promise<KnownIds> {
+    if (this.lastScan === 0) await this.refresh();
+    else if (Date.now() - this.lastScan > RESCAN_AFTER_MS) void this.refresh();
     const sources = new Map<string, Ids>();
     const open = new Set<string>();
     for (const document of this.documents.all()) {

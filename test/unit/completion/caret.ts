@@ -30,7 +30,7 @@ export function completeConfig(source: string, options: Options = {}): { candida
     offset,
     target: options.target ?? 'proposal',
     scenarioVariables: options.scenarioVariables ?? [],
-    knownIds: () => options.knownIds ?? indexIds(new Map()),
+    knownIds: options.knownIds ?? indexIds(new Map()),
   });
   return { candidates, text, offset };
 }

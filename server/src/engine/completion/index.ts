@@ -17,6 +17,7 @@ import { completionContextAt, type DataPath, type YamlCompletionContext } from '
 
 export { completeEnvironmentTemplate } from './templateCompletion';
 export { idsOfConfig, indexIds } from './workspaceIds';
+export type { YamlCompletionContext } from './yamlContext';
 export type { CandidateKind, CompletionCandidate, KnownIds, ScenarioVariableName } from './types';
 
 /** Everything agent-config completion reads. */
@@ -29,16 +30,18 @@ export interface AgentConfigCompletionInput {
   readonly offset: number;
   readonly target: CompatibilityTarget;
   readonly scenarioVariables: readonly ScenarioVariableName[];
-  /** Ids used in the workspace; asked only when an `id:` value is completed. */
-  readonly knownIds: () => KnownIds;
+  /** Ids used in the workspace (already gathered by the caller). */
+  readonly knownIds: KnownIds;
 }
 
 /**
  * Candidates at `input.offset` in an agent configuration: keys (with skeletons), enum and boolean
  * values, CI variables and operators in `if:`, variables in namespaces, ids used elsewhere.
  */
-export function completeAgentConfig(input: AgentConfigCompletionInput): CompletionCandidate[] {
-  const context = completionContextAt(input.text, input.index, input.doc, input.offset);
+export function completeAgentConfig(
+  input: AgentConfigCompletionInput,
+  context: YamlCompletionContext | null = agentConfigContext(input.text, input.index, input.doc, input.offset),
+): CompletionCandidate[] {
   if (!context) return [];
   const schema = schemaAtPath(context.path);
   if (!schema) return [];
@@ -50,6 +53,21 @@ export function completeAgentConfig(input: AgentConfigCompletionInput): Completi
   return valueCompletion(input, context, schema);
 }
 
+/**
+ * The YAML context at an offset, for callers that must prepare inputs only some contexts need (the
+ * workspace ids are gathered only for an `id:` value).
+ */
+export function agentConfigContext(text: string, index: TextIndex, doc: Document.Parsed | null, offset: number): YamlCompletionContext | null {
+  return completionContextAt(text, index, doc, offset);
+}
+
+/** True when the context is the value of a `projects[].id` or `groups[].id`. */
+export function isIdValue(context: YamlCompletionContext): boolean {
+  return context.kind === 'value' && ID_PATH.test(pathPattern(context.path));
+}
+
+const ID_PATH = /(?:^|\.)(?:ci_access|user_access)\.(projects|groups)\[\]\.id$/;
+
 function valueCompletion(input: AgentConfigCompletionInput, context: Extract<YamlCompletionContext, { kind: 'value' }>, schema: SchemaNode): CompletionCandidate[] {
   const format = schema['x-format'];
   if (format === 'ciExpression' || format === 'expandedNamespace' || format === 'namespace') {
@@ -60,10 +78,10 @@ function valueCompletion(input: AgentConfigCompletionInput, context: Extract<Yam
       ? expressionCandidates(content.text, content.cursor, base, input.scenarioVariables)
       : namespaceCandidates(content.text, content.cursor, base, input.scenarioVariables);
   }
-  const id = /(?:^|\.)(?:ci_access|user_access)\.(projects|groups)\[\]\.id$/.exec(pathPattern(context.path));
+  const id = ID_PATH.exec(pathPattern(context.path));
   if (id) {
     const kind = id[1] as 'projects' | 'groups';
-    return idCandidates(kind, input.knownIds(), idsInList(input.value, context.path.slice(0, -2)), context.replace);
+    return idCandidates(kind, input.knownIds, idsInList(input.value, context.path.slice(0, -2)), context.replace);
   }
   return valueCandidates(schema, context);
 }
