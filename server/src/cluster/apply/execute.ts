@@ -1,0 +1,181 @@
+/**
+ * Carries out a reviewed {@link ApplyPlan}: server-side apply with our fixed field manager, tier by
+ * tier (Namespace → ServiceAccount/RBAC → the rest → Flux), each tier's objects concurrently (bounded)
+ * and then waited for until current (kstatus, by watch); prune what the template no longer renders;
+ * keep the inventory so that a crash at any point leaves nothing untracked:
+ * - before applying: inventory = previous ∪ desired;
+ * - after pruning: inventory = desired.
+ */
+import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
+import { formatRef, type ObjectRef } from '../kube/objectRef';
+import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
+import type { RequestCounts } from '../kube/requests';
+import type { ClusterSession } from '../kube/session';
+import { waitForObject, waitUntilGone } from '../kube/watch';
+import { uniqueRefs } from '../inventory/configMap';
+import type { InventoryRef } from '../inventory/objMetadata';
+import { writeInventory } from '../inventory/store';
+import type { OperationOptions } from '../progress';
+import { readinessOf } from '../readiness';
+import { conflictsOf, sameRefs, type ApplyAction, type ApplyPlan, type PlannedObject } from './plan';
+import { TIERS } from './supportedKinds';
+
+/** Options of {@link executeApply}. */
+export interface ExecuteApplyOptions extends OperationOptions {
+  /** Take over fields owned by other field managers (the plan lists them). Default false. */
+  readonly force?: boolean;
+  readonly concurrency?: number;
+}
+
+/** What an apply did. */
+export interface ApplyResult {
+  readonly applied: readonly { readonly ref: ObjectRef; readonly action: ApplyAction }[];
+  readonly pruned: readonly ObjectRef[];
+  readonly inventory: { readonly name: string; readonly namespace: string; readonly objects: readonly InventoryRef[] };
+  /** HTTP requests this execution sent. */
+  readonly requests: RequestCounts;
+}
+
+/** Default upper bound of an apply, waits included. */
+export const DEFAULT_APPLY_TIMEOUT_MS = 5 * 60_000;
+
+function refusal(plan: ApplyPlan): ClusterFailure | undefined {
+  if (plan.blocked.length === 0) return undefined;
+  if (plan.blocked.length === 1) return plan.blocked[0];
+  return { type: 'refused', message: `nothing was applied; ${plan.blocked.length} objects cannot be applied:\n${plan.blocked.map((b) => `- ${b.ref ? `${formatRef(b.ref)}: ` : ''}${b.message}`).join('\n')}` };
+}
+
+function conflictFailure(objects: readonly PlannedObject[]): ClusterFailure {
+  const first = objects[0];
+  const managers = [...new Set(objects.flatMap((o) => o.conflict?.managers ?? []))];
+  return {
+    type: 'conflict',
+    ref: first.ref,
+    managers,
+    causes: [],
+    message: objects.length === 1 ? (first.conflict?.message ?? 'conflict') : `${objects.length} objects have fields owned by other managers: ${objects.map((o) => formatRef(o.ref)).join(', ')}`,
+  };
+}
+
+async function applyOne(session: ClusterSession, object: PlannedObject, force: boolean): Promise<ClusterOutcome<KubernetesObject>> {
+  try {
+    const applied = await session.objects.patch(structuredClone(object.manifest), undefined, undefined, session.fieldManager, force, PatchStrategy.ServerSideApply);
+    return ok(applied);
+  } catch (err) {
+    return outcomeFromError(err, object.ref);
+  }
+}
+
+async function waitCurrent(session: ClusterSession, ref: ObjectRef, deadline: number, signal: AbortSignal | undefined): Promise<ClusterOutcome<void>> {
+  let last = '';
+  const seen = await waitForObject(
+    session,
+    ref,
+    (o) => {
+      const r = readinessOf(o);
+      if (r.state === 'inProgress') last = r.message;
+      return r.state === 'current' || r.state === 'failed';
+    },
+    { signal, timeoutMs: Math.max(1, deadline - Date.now()), what: 'ready' },
+  );
+  if (isFailure(seen)) return seen.type === 'timeout' && last ? { ...seen, message: `${seen.message}; last status: ${last}` } : seen;
+  const r = readinessOf(seen.value);
+  if (r.state === 'failed') return { type: 'failed', ref, message: `${formatRef(ref)} failed: ${r.reason}${r.message ? `: ${r.message}` : ''}` };
+  return ok(undefined);
+}
+
+/** Executes the plan. Refuses (changing nothing) when the plan is blocked, or has conflicts and force is not set. */
+export async function executeApply(session: ClusterSession, plan: ApplyPlan, options: ExecuteApplyOptions = {}): Promise<ClusterOutcome<ApplyResult>> {
+  const before = session.requests.snapshot();
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_APPLY_TIMEOUT_MS);
+  const { signal, progress } = options;
+  const force = options.force ?? false;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const env = plan.environment;
+  const refused = refusal(plan);
+  if (refused) return refused;
+  const conflicts = conflictsOf(plan);
+  if (conflicts.length > 0 && !force) return conflictFailure(conflicts);
+  const cancelled = (): ClusterFailure | undefined => (signal?.aborted ? { type: 'cancelled', message: 'cancelled' } : undefined);
+
+  if (plan.createsInventoryNamespace) {
+    progress?.report(`creating namespace ${env.inventory.namespace} for the inventory`);
+    try {
+      await session.objects.patch({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: env.inventory.namespace } }, undefined, undefined, session.fieldManager, false, PatchStrategy.ServerSideApply);
+    } catch (err) {
+      return outcomeFromError(err, { group: '', version: 'v1', kind: 'Namespace', namespace: '', name: env.inventory.namespace });
+    }
+  }
+  const desired = plan.objects.map((o) => o.ref);
+  const extra = { labels: env.inventoryLabels, annotations: env.inventoryAnnotations };
+  let recorded: readonly InventoryRef[] | undefined = plan.previousInventory;
+  const record = async (objects: readonly InventoryRef[]): Promise<ClusterFailure | undefined> => {
+    if (recorded && sameRefs(recorded, objects)) return undefined;
+    const written = await writeInventory(session, { ...env.inventory, objects }, extra);
+    if (isFailure(written)) return written;
+    recorded = uniqueRefs(objects);
+    return undefined;
+  };
+
+  // 1. Track everything that may exist once this runs, before creating anything.
+  const tracked = await record(uniqueRefs([...(plan.previousInventory ?? []), ...desired]));
+  if (tracked) return tracked;
+
+  // 2. Apply tier by tier; wait until each tier is current before the next one.
+  const applied: { ref: ObjectRef; action: ApplyAction }[] = [];
+  let done = 0;
+  for (const tier of TIERS) {
+    const objects = plan.objects.filter((o) => o.tier === tier);
+    if (objects.length === 0) continue;
+    const results = await mapBounded(objects, concurrency, async (object) => {
+      const stop = cancelled();
+      if (stop) return stop;
+      if (object.action === 'unchanged') return ok(object.live);
+      const result = await applyOne(session, object, force);
+      progress?.report(`${object.action === 'create' ? 'created' : 'updated'} ${formatRef(object.ref)}`, Math.round((++done * 100) / Math.max(1, plan.objects.length)));
+      return result;
+    });
+    const failed = results.find(isFailure);
+    if (failed) return failed;
+    objects.forEach((o) => applied.push({ ref: o.ref, action: o.action }));
+    const waits = await mapBounded(objects, concurrency, async (object, i) => {
+      const current = results[i];
+      // An object the plan or the apply response already shows current needs no watch.
+      if (current.type === 'ok' && readinessOf(current.value as KubernetesObject | undefined).state === 'current') return ok(undefined);
+      progress?.report(`waiting for ${formatRef(object.ref)} to be ready`);
+      return waitCurrent(session, object.ref, deadline, signal);
+    });
+    const notReady = waits.find(isFailure);
+    if (notReady) return notReady;
+  }
+
+  // 3. Prune what the template no longer renders, the reverse of the apply order.
+  const pruned: ObjectRef[] = [];
+  for (const tier of [...TIERS].reverse()) {
+    const prunes = plan.prunes.filter((p) => p.tier === tier);
+    const results = await mapBounded(prunes, concurrency, async (prune): Promise<ClusterOutcome<void>> => {
+      const stop = cancelled();
+      if (stop) return stop;
+      try {
+        // The uid precondition: delete exactly the object the plan's guard checked.
+        await session.objects.delete(structuredClone(prune.live), undefined, undefined, undefined, undefined, 'Background', {
+          preconditions: { uid: prune.live.metadata?.uid },
+        });
+      } catch (err) {
+        const failure = outcomeFromError(err, prune.ref);
+        if (failure.type !== 'notFound') return failure;
+      }
+      progress?.report(`pruning ${formatRef(prune.ref)}`);
+      return waitUntilGone(session, prune.ref, { signal, timeoutMs: Math.max(1, deadline - Date.now()) });
+    });
+    const failed = results.find(isFailure);
+    if (failed) return failed;
+    pruned.push(...prunes.map((p) => p.ref));
+  }
+
+  // 4. The final set.
+  const final = await record(desired);
+  if (final) return final;
+  return ok({ applied, pruned, inventory: { name: env.inventory.name, namespace: env.inventory.namespace, objects: uniqueRefs(desired) }, requests: session.requests.since(before) });
+}

@@ -1,0 +1,53 @@
+/**
+ * GitLab's labels and annotation on every managed object (spec §2.6), so what we create looks like
+ * what the agent creates, plus the names of the environment's inventory.
+ */
+import type { EnvironmentTemplateData } from '../../engine/template/templateVariables';
+
+/** The §2.6 identity suffix `<env_slug>-<project_id>-<agent_id>`. */
+export function environmentKey(data: EnvironmentTemplateData): string {
+  return `${data.environment.slug}-${data.project.id}-${data.agent.id}`;
+}
+
+/** Labels of spec §2.6 (all with empty values). */
+export function gitlabLabels(data: EnvironmentTemplateData): Record<string, string> {
+  return {
+    [`agent.gitlab.com/id-${data.agent.id}`]: '',
+    [`agent.gitlab.com/project_id-${data.project.id}`]: '',
+    [`agent.gitlab.com/env-${environmentKey(data)}`]: '',
+    [`agent.gitlab.com/environment_slug-${data.environment.slug}`]: '',
+  };
+}
+
+/**
+ * The annotation of spec §2.6: key `agent.gitlab.com/env-<slug>-<project_id>-<agent_id>`, value a
+ * JSON object with the documented keys in the documented order; ids as JSON numbers and
+ * `environment_url` left out when empty (it is the one optional key) [I].
+ */
+export function gitlabAnnotations(data: EnvironmentTemplateData, templateName: string): Record<string, string> {
+  const value = {
+    environment_id: data.environment.id,
+    environment_name: data.environment.name,
+    environment_slug: data.environment.slug,
+    ...(data.environment.url ? { environment_url: data.environment.url } : {}),
+    environment_page_url: data.environment.page_url,
+    environment_tier: data.environment.tier,
+    agent_id: data.agent.id,
+    agent_name: data.agent.name,
+    agent_url: data.agent.url,
+    project_id: data.project.id,
+    project_slug: data.project.slug,
+    project_path: data.project.path,
+    project_url: data.project.url,
+    template_name: templateName,
+  };
+  return { [`agent.gitlab.com/env-${environmentKey(data)}`]: JSON.stringify(value) };
+}
+
+/** The namespace the agent runs in, where inventories go unless told otherwise [U]. */
+export const DEFAULT_AGENT_NAMESPACE = 'gitlab-agent';
+
+/** Name (and id) of an environment's inventory ConfigMap: `gitlab-env-<slug>-<project_id>-<agent_id>` [U]. */
+export function environmentInventoryName(data: EnvironmentTemplateData): string {
+  return `gitlab-env-${environmentKey(data)}`;
+}

@@ -1,0 +1,254 @@
+/**
+ * Before anything changes: a server-side dry-run of every object (and of every prune), the live
+ * objects read, and a plan a person can review — per object create/update/unchanged, the live and
+ * proposed YAML, a unified diff, and the field managers a forced apply would take fields from.
+ */
+import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import { withPreferredVersion } from '../kube/discovery';
+import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
+import { formatRef, refKey, type ObjectRef } from '../kube/objectRef';
+import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
+import type { ClusterSession } from '../kube/session';
+import { readObject } from '../kube/watch';
+import { mayApply, mayDelete } from '../guards';
+import { readInventory } from '../inventory/store';
+import type { InventoryRef } from '../inventory/objMetadata';
+import type { OperationOptions } from '../progress';
+import type { PreparedEnvironment } from './environment';
+import { unifiedDiff } from './diff';
+import { comparableYaml } from './normalize';
+import { tierOf, type Tier } from './supportedKinds';
+
+/** What applying will do to one object. */
+export type ApplyAction = 'create' | 'update' | 'unchanged';
+
+/** One object of the plan. */
+export interface PlannedObject {
+  readonly ref: ObjectRef;
+  readonly tier: Tier;
+  readonly action: ApplyAction;
+  /** The manifest that will be applied. */
+  readonly manifest: KubernetesObject;
+  /** The live object, when it exists. */
+  readonly live?: KubernetesObject;
+  /** Live and proposed objects as YAML without server bookkeeping ('' when absent). */
+  readonly liveYaml: string;
+  readonly proposedYaml: string;
+  /** Unified diff live → proposed; '' when unchanged. */
+  readonly diff: string;
+  /** Field managers that own fields we set: applying needs force. */
+  readonly conflict?: { readonly managers: readonly string[]; readonly message: string };
+  /** False when the server could not dry-run it because its namespace is created by this same apply. */
+  readonly validated: boolean;
+}
+
+/** An object the template no longer renders, to delete. */
+export interface PlannedPrune {
+  readonly ref: ObjectRef;
+  readonly tier: Tier;
+  readonly live: KubernetesObject;
+  readonly liveYaml: string;
+}
+
+/** An inventory entry left alone, with the reason (a guard, or it is gone already). */
+export interface SkippedEntry {
+  readonly ref: InventoryRef;
+  readonly reason: string;
+}
+
+/** The reviewed plan that {@link executeApply} carries out. */
+export interface ApplyPlan {
+  readonly context: string;
+  readonly server: string;
+  readonly environment: PreparedEnvironment;
+  /** Objects already in the inventory before this apply; undefined when there is no inventory yet. */
+  readonly previousInventory: readonly InventoryRef[] | undefined;
+  /** The agent namespace (inventory home) does not exist and will be created. */
+  readonly createsInventoryNamespace: boolean;
+  readonly objects: readonly PlannedObject[];
+  readonly prunes: readonly PlannedPrune[];
+  /** Inventory entries dropped without deleting anything (gone already, or refused by a guard). */
+  readonly skipped: readonly SkippedEntry[];
+  /** Problems that stop the apply before anything changes (unsupported kinds, 403, 422, foreign objects…). */
+  readonly blocked: readonly ClusterFailure[];
+}
+
+/** Options of {@link planApply}. */
+export interface PlanOptions extends OperationOptions {
+  /** Take over existing objects no inventory owns (cli-utils AdoptIfNoInventory); default false. */
+  readonly adopt?: boolean;
+  readonly concurrency?: number;
+}
+
+/** Objects of the plan that conflict with other field managers. */
+export function conflictsOf(plan: ApplyPlan): PlannedObject[] {
+  return plan.objects.filter((o) => o.conflict !== undefined);
+}
+
+/** Whether executing the plan would change nothing. */
+export function isNoop(plan: ApplyPlan): boolean {
+  return (
+    plan.blocked.length === 0 &&
+    !plan.createsInventoryNamespace &&
+    plan.prunes.length === 0 &&
+    plan.skipped.length === 0 &&
+    plan.previousInventory !== undefined &&
+    plan.objects.every((o) => o.action === 'unchanged') &&
+    sameRefs(plan.previousInventory, plan.objects.map((o) => o.ref))
+  );
+}
+
+/** Whether two lists name the same objects (order and versions ignored). */
+export function sameRefs(a: readonly InventoryRef[], b: readonly InventoryRef[]): boolean {
+  const keys = new Set(a.map(refKey));
+  return a.length === b.length && keys.size === new Set(b.map(refKey)).size && b.every((r) => keys.has(refKey(r)));
+}
+
+function dryRunApply(session: ClusterSession, manifest: KubernetesObject, force: boolean): Promise<KubernetesObject> {
+  // client-node fills defaults into the spec it is given: send a copy.
+  return session.objects.patch(structuredClone(manifest), undefined, 'All', session.fieldManager, force, PatchStrategy.ServerSideApply);
+}
+
+async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean): Promise<PlannedObject | ClusterFailure> {
+  const { ref, tier, manifest } = env.objects[index];
+  const live = await readObject(session, ref);
+  if (isFailure(live)) return live;
+  const guard = mayApply(live.value, env.inventory.id, adopt);
+  if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}` };
+  const liveYaml = comparableYaml(live.value);
+  let proposed: KubernetesObject;
+  let conflict: PlannedObject['conflict'];
+  let validated = true;
+  try {
+    try {
+      proposed = await dryRunApply(session, manifest, false);
+    } catch (err) {
+      const failure = outcomeFromError(err, ref);
+      if (failure.type !== 'conflict') throw err;
+      conflict = { managers: failure.managers, message: failure.message };
+      proposed = await dryRunApply(session, manifest, true);
+    }
+  } catch (err) {
+    const failure = outcomeFromError(err, ref);
+    // The server cannot dry-run an object in a namespace this apply creates; the namespace's own
+    // dry-run succeeded, and the object is validated when it is applied.
+    if (failure.type !== 'notFound' || !newNamespaces.has(ref.namespace)) return failure;
+    proposed = manifest;
+    validated = false;
+  }
+  const proposedYaml = comparableYaml(proposed);
+  const action: ApplyAction = live.value === undefined ? 'create' : proposedYaml === liveYaml ? 'unchanged' : 'update';
+  const label = formatRef(ref);
+  return {
+    ref,
+    tier,
+    action,
+    manifest,
+    ...(live.value ? { live: live.value } : {}),
+    liveYaml,
+    proposedYaml,
+    diff: action === 'unchanged' ? '' : unifiedDiff(liveYaml, proposedYaml, { old: `${label} (live)`, new: `${label} (proposed)` }),
+    ...(conflict ? { conflict } : {}),
+    validated,
+  };
+}
+
+async function planPrune(session: ClusterSession, env: PreparedEnvironment, entry: InventoryRef): Promise<PlannedPrune | SkippedEntry | ClusterFailure> {
+  const full = await withPreferredVersion(session, entry);
+  if (isFailure(full)) return full;
+  if (!full.value) return { ref: entry, reason: `the cluster no longer serves group ${entry.group}` };
+  const ref = full.value;
+  const live = await readObject(session, ref);
+  if (isFailure(live)) return live;
+  if (!live.value) return { ref: entry, reason: 'already gone' };
+  const guard = mayDelete(entry, live.value, env.inventory.id, env.inventory.namespace);
+  if (!guard.allowed) return { ref: entry, reason: `not pruned: ${guard.reason}` };
+  try {
+    // A dry-run delete proves the permission before anything changes.
+    await session.objects.delete(structuredClone(live.value), undefined, 'All');
+  } catch (err) {
+    const failure = outcomeFromError(err, ref);
+    if (failure.type === 'notFound') return { ref: entry, reason: 'already gone' };
+    return failure;
+  }
+  return { ref, tier: tierOf(ref.group, ref.kind), live: live.value, liveYaml: comparableYaml(live.value) };
+}
+
+/** Whether the inventory namespace must be created (unknown when the identity cannot read namespaces: assumed present). */
+async function inventoryNamespaceMissing(session: ClusterSession, namespace: string): Promise<ClusterOutcome<boolean>> {
+  try {
+    await session.core.readNamespace({ name: namespace });
+    return ok(false);
+  } catch (err) {
+    const failure = outcomeFromError(err, { group: '', version: 'v1', kind: 'Namespace', namespace: '', name: namespace });
+    if (failure.type === 'notFound') return ok(true);
+    if (failure.type === 'forbidden') return ok(false);
+    return failure;
+  }
+}
+
+/** Failures that concern the whole cluster, not one object: they end the plan. */
+function isGlobal(failure: ClusterFailure): boolean {
+  return failure.type === 'unreachable' || failure.type === 'unauthorized' || failure.type === 'cancelled' || failure.type === 'timeout';
+}
+
+/** Reads, dry-runs and diffs everything an apply of `env` would do. Changes nothing. */
+export async function planApply(session: ClusterSession, env: PreparedEnvironment, options: PlanOptions = {}): Promise<ClusterOutcome<ApplyPlan>> {
+  const progress = options.progress;
+  const blocked: ClusterFailure[] = env.problems.map((p) => ({ type: 'refused', ...(p.ref ? { ref: p.ref } : {}), message: p.message }));
+  progress?.report(`reading inventory ${env.inventory.namespace}/${env.inventory.name}`);
+  const stored = await readInventory(session, env.inventory);
+  if (isFailure(stored)) {
+    if (isGlobal(stored)) return stored;
+    blocked.push(stored);
+  }
+  const previous = !isFailure(stored) && stored.value ? stored.value.objects : undefined;
+  let createsInventoryNamespace = false;
+  if (!isFailure(stored) && !stored.value) {
+    const missing = await inventoryNamespaceMissing(session, env.inventory.namespace);
+    if (isFailure(missing)) return missing;
+    createsInventoryNamespace = missing.value;
+  }
+  if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
+
+  const newNamespaces = new Set<string>();
+  const planned: PlannedObject[] = [];
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  // Namespaces first: whether they exist decides how their contents can be dry-run.
+  const namespaceIndexes = env.objects.map((o, i) => (o.tier === 'namespaces' ? i : -1)).filter((i) => i >= 0);
+  const otherIndexes = env.objects.map((o, i) => (o.tier !== 'namespaces' ? i : -1)).filter((i) => i >= 0);
+  let done = 0;
+  for (const indexes of [namespaceIndexes, otherIndexes]) {
+    const results = await mapBounded(indexes, concurrency, async (i) => {
+      if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
+      const result = await planObject(session, env, i, newNamespaces, options.adopt ?? false);
+      progress?.report(`dry-run ${formatRef(env.objects[i].ref)}`, Math.round((++done * 100) / Math.max(1, env.objects.length)));
+      return result;
+    });
+    for (const r of results) {
+      if ('type' in r) {
+        if (isGlobal(r)) return r;
+        blocked.push(r);
+      } else {
+        planned.push(r);
+        if (r.ref.kind === 'Namespace' && r.action === 'create') newNamespaces.add(r.ref.name);
+      }
+    }
+  }
+
+  const desiredKeys = new Set(env.objects.map((o) => refKey(o.ref)));
+  const prunes: PlannedPrune[] = [];
+  const skipped: SkippedEntry[] = [];
+  const stale = (previous ?? []).filter((r) => !desiredKeys.has(refKey(r)));
+  const pruneResults = await mapBounded(stale, concurrency, (entry) => planPrune(session, env, entry));
+  for (const r of pruneResults) {
+    if ('type' in r) {
+      if (isGlobal(r)) return r;
+      blocked.push(r);
+    } else if ('live' in r) prunes.push(r);
+    else skipped.push(r);
+  }
+  const order = new Map(env.objects.map((o, i) => [refKey(o.ref), i]));
+  planned.sort((a, b) => (order.get(refKey(a.ref)) ?? 0) - (order.get(refKey(b.ref)) ?? 0));
+  return ok({ context: session.context, server: session.server, environment: env, previousInventory: previous, createsInventoryNamespace, objects: planned, prunes, skipped, blocked });
+}
