@@ -1,4 +1,4 @@
-import type { CancellationToken, Connection, ExecuteCommandParams } from 'vscode-languageserver';
+import { ExecuteCommandRequest, type CancellationToken, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
 import type { ClusterCommandId, ClusterCommandResult } from './protocol';
 import { UNTRUSTED_MESSAGE, type WorkspaceTrust } from './trust';
@@ -34,7 +34,9 @@ export class ClusterCommandRouter {
   }
 
   listen(connection: Connection): void {
-    connection.onExecuteCommand((params, token) => this.execute(params, token));
+    // Not connection.onExecuteCommand: it strips `workDoneToken` from the params (attachWorkDone),
+    // and runOperation needs to know whether the client brought one or the server must create one.
+    connection.onRequest(ExecuteCommandRequest.type, (params, token) => this.execute(params, token));
   }
 
   async execute(params: ExecuteCommandParams, token: CancellationToken): Promise<ClusterCommandResult<unknown>> {

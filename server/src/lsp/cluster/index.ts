@@ -7,6 +7,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ClusterCommandRouter } from './commandRouter';
 import { registerContextsCommand } from './contextsCommand';
 import { WorkspaceTrust } from './trust';
+import { registerWorkspaceCommands } from './workspaceCommands';
 
 export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
@@ -14,6 +15,7 @@ export class ClusterFeature {
 
   constructor(connection: Connection, _documents: TextDocuments<TextDocument>) {
     registerContextsCommand(this.router);
+    registerWorkspaceCommands(this.router, connection);
     this.trust.listen(connection);
     this.router.listen(connection);
   }

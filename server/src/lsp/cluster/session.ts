@@ -1,0 +1,22 @@
+import { openSession, type ClusterSession } from '../../cluster/kube/session';
+import type { ClusterCommandResult, ClusterTarget } from './protocol';
+import { fromFailure } from './commandRouter';
+
+/**
+ * Opens a session on the requested kubeconfig/context for one command and closes it afterwards
+ * (kept-alive connections released), whatever `work` returns or throws.
+ */
+export async function withSession<T>(target: ClusterTarget, work: (session: ClusterSession) => Promise<ClusterCommandResult<T>>): Promise<ClusterCommandResult<T>> {
+  const opened = openSession({ kubeconfigPath: target.kubeconfigPath, context: target.context });
+  if (opened.type !== 'ok') return fromFailure(opened);
+  try {
+    return await work(opened.value);
+  } finally {
+    opened.value.close();
+  }
+}
+
+/** Seconds from the client (bounded), as milliseconds for the engine; undefined keeps the engine's default. */
+export function timeoutMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined || seconds <= 0 ? undefined : Math.min(seconds, 24 * 3600) * 1000;
+}

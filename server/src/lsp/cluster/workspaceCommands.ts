@@ -1,0 +1,32 @@
+import { isFailure } from '../../cluster/kube/outcome';
+import { runTermination } from '../../cluster/workspace/terminate';
+import { clusterTarget, integer, record, text } from './args';
+import { fromFailure, InvalidArguments, type ClusterCommandRouter } from './commandRouter';
+import { runOperation } from './operation';
+import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
+import { timeoutMs, withSession } from './session';
+import type { Connection } from 'vscode-languageserver';
+
+/** `terminateWorkspace`: seed 001's termination run to Terminated, with progress and cancellation. */
+export function registerWorkspaceCommands(router: ClusterCommandRouter, connection: Connection): void {
+  router.register(CLUSTER_COMMANDS.terminateWorkspace, async (argument, call) => {
+    const args = record(argument, 'the argument');
+    const name = text(args, 'name');
+    const namespace = text(args, 'namespace');
+    const mode = text(args, 'mode');
+    if (mode !== 'unique' && mode !== 'shared') throw new InvalidArguments('"mode" must be "unique" or "shared"');
+    const timeout = timeoutMs(integer(args, 'timeoutSeconds', { optional: true }));
+    return withSession<ExecutionReport>(clusterTarget(args), (session) =>
+      runOperation(connection, call.params, call.token, `Terminating workspace ${name}`, async ({ signal, report }) => {
+        const run = await runTermination(session, { name, namespace, mode }, { signal, progress: { report }, ...(timeout ? { timeoutMs: timeout } : {}) });
+        if (isFailure(run)) return fromFailure(run);
+        const deleted = run.value.cycles.flatMap((c) => c.deleted);
+        const value: ExecutionReport = {
+          summary: `Workspace ${name} is ${run.value.progress ?? 'forgotten (already Terminated)'}; progress reported: ${run.value.reported.join(' → ') || 'none'}.`,
+          lines: deleted.map((object) => ({ object, result: 'deleted', ok: true })),
+        };
+        return { ok: true, value };
+      }),
+    );
+  });
+}

@@ -1,0 +1,118 @@
+// Long cluster operations over LSP (stdio, the built server, the real control plane): `$/progress`
+// arrives for the client's workDoneToken (begin → reports → end), `$/cancelRequest` stops an
+// operation cleanly with a "cancelled" result, the server's own cancellable progress
+// (window/workDoneProgress/create + cancel) does the same, and the server keeps serving afterwards.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CancellationTokenSource } from 'vscode-jsonrpc';
+import { CLUSTER_COMMANDS, type ClusterCommandResult, type ContextList, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import type { LspTestClient } from '../support/lspClient';
+import { clusterEnv, kubeConfig, statusCode, uniqueNamespace, waitFor, type ClusterEnv } from './harness';
+import { execute, startClusterServer, type ProgressValue } from './lsp-support';
+
+const HOLD_FINALIZER = 'agentcfg.test/hold';
+let env: ClusterEnv;
+let kc: KubeConfig;
+let client: LspTestClient;
+let progress: Map<string | number, ProgressValue[]>;
+
+before(async () => {
+  env = await clusterEnv();
+  kc = await kubeConfig('admin');
+  ({ client, progress } = await startClusterServer({ trusted: true }));
+});
+after(async () => {
+  await client?.stop();
+});
+
+/** A unique-mode workspace namespace `gl-rd-ns-<name>` (spec §5.1) holding one ConfigMap. */
+async function workspaceNamespace(label: string, options: { held?: boolean } = {}): Promise<{ name: string; namespace: string }> {
+  const namespace = await uniqueNamespace(`gl-rd-ns-${label}`);
+  const core = kc.makeApiClient(CoreV1Api);
+  await core.createNamespacedConfigMap({
+    namespace,
+    body: { metadata: { name: 'workspace-data', ...(options.held ? { finalizers: [HOLD_FINALIZER] } : {}) }, data: { a: 'b' } },
+  });
+  return { name: namespace.slice('gl-rd-ns-'.length), namespace };
+}
+
+async function release(namespace: string): Promise<void> {
+  const core = kc.makeApiClient(CoreV1Api);
+  try {
+    const cm = await core.readNamespacedConfigMap({ namespace, name: 'workspace-data' });
+    await core.replaceNamespacedConfigMap({ namespace, name: 'workspace-data', body: { ...cm, metadata: { ...cm.metadata, finalizers: [] } } });
+  } catch (err) {
+    if (statusCode(err) !== 404) throw err;
+  }
+}
+
+const cluster = () => ({ kubeconfigPath: env.kubeconfig, context: env.adminContext });
+
+test('terminate workspace reports $/progress for the client token: begin, Terminating, Terminated, end (seed 001)', async () => {
+  const ws = await workspaceNamespace('progress');
+  const { result, token } = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' });
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.match(result.value.summary, new RegExp(`Workspace ${ws.name} is Terminated; progress reported: Terminating → Terminated`));
+  assert.deepEqual(result.value.lines, [{ object: `Namespace ${ws.namespace}`, result: 'deleted', ok: true }]);
+
+  const values = progress.get(token) ?? [];
+  assert.equal(values[0]?.kind, 'begin');
+  assert.equal(values[0]?.kind === 'begin' && values[0].title, `Terminating workspace ${ws.name}`);
+  assert.equal(values[0]?.kind === 'begin' && values[0].cancellable, true);
+  const messages = values.filter((v) => v.kind === 'report').map((v) => v.message);
+  assert.deepEqual(messages, [`${ws.name}: Terminating`, `${ws.name}: Terminated`], 'each progress value once, only when it changes');
+  assert.equal(values.at(-1)?.kind, 'end');
+  await assert.rejects(kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace }), (err: unknown) => statusCode(err) === 404);
+});
+
+test('$/cancelRequest stops a termination that is waiting, with a "cancelled" result, and the server keeps serving', async () => {
+  const ws = await workspaceNamespace('cancel', { held: true });
+  try {
+    const token = 'cancel-me';
+    const source = new CancellationTokenSource();
+    const pending = client.connection.sendRequest<ClusterCommandResult<ExecutionReport>>(
+      'workspace/executeCommand',
+      { command: CLUSTER_COMMANDS.terminateWorkspace, arguments: [{ cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' }], workDoneToken: token },
+      source.token,
+    );
+    // The namespace cannot go (a finalizer holds its ConfigMap): the run waits, reporting Terminating.
+    await waitFor('the Terminating progress report', async () => (progress.get(token) ?? []).some((v) => v.kind === 'report' && v.message?.endsWith('Terminating')));
+    source.cancel();
+    const result = await pending;
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.kind, 'cancelled');
+    assert.match(!result.ok ? result.message : '', /^Cancelled.*Running the operation again finishes it\./);
+    assert.equal(progress.get(token)?.at(-1)?.kind, 'end', 'the progress is closed');
+    const { result: after } = await execute<ContextList>(client, CLUSTER_COMMANDS.listContexts, { kubeconfigPath: env.kubeconfig });
+    assert.equal(after.ok, true);
+  } finally {
+    await release(ws.namespace);
+  }
+});
+
+test('without a workDoneToken the server creates a cancellable progress; its Cancel stops the operation', async () => {
+  const ws = await workspaceNamespace('servercancel', { held: true });
+  const created: (string | number)[] = [];
+  client.connection.onRequest('window/workDoneProgress/create', (params: { token: string | number }) => {
+    created.push(params.token);
+    return null;
+  });
+  try {
+    const pending = client.request<ClusterCommandResult<ExecutionReport>>('workspace/executeCommand', {
+      command: CLUSTER_COMMANDS.terminateWorkspace,
+      arguments: [{ cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' }],
+    });
+    const token = await waitFor('the server to report Terminating on its own progress', async () => {
+      const own = created.at(-1);
+      return own !== undefined && (progress.get(own) ?? []).some((v) => v.kind === 'report' && v.message?.endsWith('Terminating')) ? own : undefined;
+    });
+    const begin = progress.get(token)?.[0];
+    assert.ok(begin?.kind === 'begin' && begin.cancellable === true, 'the server-created progress offers Cancel');
+    await client.connection.sendNotification('window/workDoneProgress/cancel', { token });
+    const result = await pending;
+    assert.equal(!result.ok && result.kind, 'cancelled', JSON.stringify(result));
+  } finally {
+    await release(ws.namespace);
+  }
+});
