@@ -14,6 +14,8 @@ export class LspTestClient {
   private readonly waiters: { uri: string; predicate: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   readonly published = new Map<string, PublishDiagnosticsParams>();
   readonly stderr: string[] = [];
+  /** What the server answered to `initialize` (its capabilities). */
+  initializeResult: unknown = null;
   private versions = new Map<string, number>();
 
   private constructor(
@@ -39,7 +41,7 @@ export class LspTestClient {
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map(() => options.settings ?? {}));
     connection.onRequest('client/registerCapability', () => null);
     connection.listen();
-    await connection.sendRequest('initialize', {
+    client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(options.workspaceFolder ?? repoRoot).href,
       ...(options.workspaceFolder ? { workspaceFolders: [{ uri: pathToFileURL(options.workspaceFolder).href, name: path.basename(options.workspaceFolder) }] } : {}),
