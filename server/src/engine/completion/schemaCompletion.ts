@@ -11,6 +11,8 @@ export interface KeyPlace {
   readonly replace: readonly [number, number];
   readonly column: number;
   readonly newItem: boolean;
+  /** Only the key's name is replaced (its `:` and value are already there). */
+  readonly keyOnly?: boolean;
 }
 
 /** Ranks inside a key list: the item skeleton, required keys, other keys, deprecated keys. */
@@ -29,7 +31,7 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const out: CompletionCandidate[] = [];
 
-  const skeleton = place.newItem && place.existingKeys.size === 0 ? itemSkeleton(place.path) : null;
+  const skeleton = place.newItem && place.existingKeys.size === 0 && !place.keyOnly ? itemSkeleton(place.path) : null;
   if (skeleton) {
     out.push({
       label: skeleton.label,
@@ -54,8 +56,8 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
     out.push({
       label: name,
       kind: 'key',
-      insertText: keySnippet(name, property, place.column, place.path, new TabStops()),
-      snippet: true,
+      insertText: place.keyOnly ? name : keySnippet(name, property, place.column, place.path, new TabStops()),
+      snippet: !place.keyOnly,
       replace: place.replace,
       sortText: sortKey(rank, i),
       detail: keyDetail(property, required.has(name), proposal),

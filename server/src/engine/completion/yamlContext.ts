@@ -26,6 +26,8 @@ export type YamlCompletionContext =
        */
       readonly newItem: boolean;
       readonly prefix: string;
+      /** The key already has its `:` (the cursor is in an existing key): only the name is replaced. */
+      readonly keyOnly: boolean;
     }
   | {
       readonly kind: 'value';
@@ -69,7 +71,8 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
 
   const pair = KEY_VALUE.exec(content);
   if (pair && pair[2] !== undefined) {
-    // `key: val|` — the value of `key` in the map at place.path.
+    // `key: val|` — the value of `key` in the map at place.path (not inside a flow collection).
+    if (/^[[{]/.test(pair[2])) return null;
     const valueStart = offset - pair[2].length;
     const rest = text.slice(offset, lineEnd);
     const whole = pair[2] + valueTail(pair[2], rest);
@@ -93,7 +96,8 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
     if (keyNode?.range && keyNode.range[0] >= lineStart && keyNode.range[0] <= lineEnd) continue;
     existingKeys.add(keyText(item.key));
   }
-  return { kind: 'key', path: place.path, existingKeys, replace: [offset - word.length, wordEnd], column, newItem: dashColumn !== null, prefix: word };
+  const keyOnly = /^\s*:/.test(text.slice(wordEnd, lineEnd));
+  return { kind: 'key', path: place.path, existingKeys, replace: [offset - word.length, wordEnd], column, newItem: dashColumn !== null, prefix: word, keyOnly };
 }
 
 interface Target {

@@ -1,0 +1,114 @@
+/** What completion offers, engine level (issue 6): targets, deprecations, snippets, expressions, templates, ids. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { indexIds, idsOfConfig } from '../../../server/src/engine/completion';
+import { expressionCandidates } from '../../../server/src/engine/completion/expressionCompletion';
+import { keyCandidates } from '../../../server/src/engine/completion/schemaCompletion';
+import { accept, completeConfig, completeTemplate, sortedLabels } from './caret';
+
+describe('keys and targets (spec §1, README "Compatibility target")', () => {
+  test('target gitlab does not offer the rules proposal; target proposal does', () => {
+    const source = 'ci_access:\n  projects:\n    - id: a\n      ‸';
+    assert.ok(!sortedLabels(completeConfig(source, { target: 'gitlab' }).candidates).includes('rules'));
+    assert.ok(sortedLabels(completeConfig(source, { target: 'proposal' }).candidates).includes('rules'));
+  });
+
+  test('removed keys are hidden (partial_sync_interval, removed in 17.0, spec §1.5)', () => {
+    const labels = sortedLabels(completeConfig('remote_development:\n  ‸').candidates);
+    assert.ok(labels.includes('workspaces_quota'));
+    assert.ok(!labels.includes('partial_sync_interval') && !labels.includes('full_sync_interval'));
+  });
+
+  test('a deprecated key that still works is offered last, tagged deprecated', () => {
+    const schema = { type: 'object', properties: { old: { type: 'string', deprecationMessage: 'use new' }, new: { type: 'string' } } };
+    const candidates = keyCandidates(schema, { path: [], existingKeys: new Set(), replace: [0, 0], column: 0, newItem: false }, 'proposal');
+    assert.deepEqual(sortedLabels(candidates), ['new', 'old']);
+    assert.equal(candidates.find((c) => c.label === 'old')?.deprecated, true);
+  });
+
+  test('durations are quoted protobuf strings (spec §1.1); enums a choice; booleans the non-default value first', () => {
+    const scanning = completeConfig('container_scanning:\n  ‸');
+    const insert = (label: string) => scanning.candidates.find((c) => c.label === label)!.insertText;
+    assert.equal(insert('scanner_timeout'), 'scanner_timeout: "${1:300s}"');
+    assert.equal(insert('severity_threshold'), 'severity_threshold: ${1|UNKNOWN,LOW,MEDIUM,HIGH,CRITICAL|}');
+    assert.equal(insert('delete_report_artifact'), 'delete_report_artifact: ${1|false,true|}');
+    assert.equal(insert('cadence'), 'cadence: "${1:0 18 * * *}"');
+  });
+
+  test('editing an existing key replaces only its name', () => {
+    const { candidates, text } = completeConfig('observability:\n  loggi‸ng:\n    level: info\n');
+    assert.equal(accept(text, candidates.find((c) => c.label === 'google_profiler')!), 'observability:\n  google_profiler:\n    level: info\n');
+  });
+
+  test('a list of scalars with an enum: the values after "- " (container_scanning resource types)', () => {
+    const { candidates } = completeConfig('container_scanning:\n  vulnerability_report:\n    resource_types:\n      - Pod\n      - ‸');
+    assert.deepEqual(sortedLabels(candidates).slice(0, 3), ['Pod', 'ReplicaSet', 'ReplicationController']);
+  });
+});
+
+describe('rules:if expression (spec §3.2–3.4)', () => {
+  const labels = (expression: string) => sortedLabels(expressionCandidates(expression, expression.length, 0, []));
+
+  test('operators only after a complete operand', () => {
+    assert.deepEqual(labels('$A '), ['==', '!=', '=~', '!~', '&&', '||']);
+    assert.deepEqual(labels('($A == "x") '), ['==', '!=', '=~', '!~', '&&', '||']);
+    assert.deepEqual(labels('null '), ['==', '!=', '=~', '!~', '&&', '||']);
+    assert.ok(labels('$A == ').includes('$CI_COMMIT_BRANCH'));
+    assert.ok(labels('$A && ').includes('(…)'));
+  });
+
+  test('no operator glued to an operand without a space; one typed partially is completed with a space', () => {
+    assert.ok(labels('$A').every((l) => l.startsWith('$')), 'at $A the name is still being written: variables');
+    assert.deepEqual(labels('"x"'), []);
+    const glued = expressionCandidates('"x"&', 4, 0, []);
+    assert.equal(glued.find((c) => c.label === '&&')?.insertText, ' && ');
+  });
+
+  test('nothing inside a string or a regular expression literal', () => {
+    assert.deepEqual(labels('$A == "a $'), []);
+    assert.deepEqual(labels('$A =~ /^$'), []);
+    assert.deepEqual(labels("$A == 'b "), []);
+  });
+
+  test('$CI_DEFAULT_BRANCH offered first after a branch comparison', () => {
+    assert.equal(labels('$CI_COMMIT_BRANCH == ')[0], '$CI_DEFAULT_BRANCH');
+  });
+
+  test('an expression past 99 tokens offers nothing (GitLab rejects it, spec §3.2)', () => {
+    const long = Array.from({ length: 50 }, () => '$A').join(' && ') + ' && ';
+    assert.deepEqual(labels(long), []);
+  });
+});
+
+describe('environment templates (spec §2.4)', () => {
+  test('inside {{- trim markers and parentheses', () => {
+    assert.equal(sortedLabels(completeTemplate('a: "{{- .‸ }}"').candidates)[0], '.agent.id');
+    assert.equal(sortedLabels(completeTemplate('a: "{{ lower (.environment.‸) }}"').candidates)[0], 'id');
+    assert.equal(sortedLabels(completeTemplate('a: "{{ printf "%s" .‸ }}"').candidates).length, 18);
+  });
+
+  test('nothing after a closed action or inside a string argument', () => {
+    assert.deepEqual(completeTemplate('a: "{{ .agent.id }} .‸"').candidates, []);
+    assert.deepEqual(completeTemplate('a: "{{ replace "_‸" "-" .project.slug }}"').candidates, []);
+  });
+
+  test('object skeleton: apiVersion, kind (supported kinds, spec §2.5), metadata.name quoted', () => {
+    const { candidates, text } = completeTemplate('objects:\n  - ‸');
+    const skeleton = candidates.find((c) => c.label === 'apiVersion')!;
+    assert.equal(accept(text, skeleton), 'objects:\n  - apiVersion: v1');
+    const objects = completeTemplate('‸').candidates.find((c) => c.label === 'objects')!;
+    assert.equal(accept('', objects), 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .environment.slug }}-{{ .project.id }}"');
+  });
+});
+
+describe('workspace ids (spec §1.3)', () => {
+  test('ids of a config; case-insensitive duplicates are left out', () => {
+    assert.deepEqual(idsOfConfig({ ci_access: { projects: [{ id: 'a/b' }, { id: 3 }, null], groups: [{ id: 'g' }] }, user_access: { projects: [{ id: ' a/c ' }] } }), {
+      projects: ['a/b', 'a/c'],
+      groups: ['g'],
+    });
+    const known = indexIds(new Map([['agent x', { projects: ['Acme/App', 'acme/web'], groups: [] }]]));
+    const { candidates } = completeConfig('ci_access:\n  projects:\n    - id: acme/app\n    - id: ‸', { knownIds: known });
+    assert.deepEqual(sortedLabels(candidates), ['acme/web']);
+  });
+});
