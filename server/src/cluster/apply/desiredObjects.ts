@@ -5,6 +5,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isRecord } from '../../engine/data';
+import { dns1123LabelProblems } from '../../engine/vars/namespace';
 import type { EnvironmentTemplateData } from '../../engine/template/templateVariables';
 import { OWNING_INVENTORY_ANNOTATION } from '../inventory/configMap';
 import { formatRef, refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
@@ -44,6 +45,31 @@ function stringMap(value: unknown): Record<string, string> {
   return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
 }
 
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/**
+ * Why a name cannot be used, checked before the API server sees it so the message says what to fix
+ * (spec §4.1): namespaces are DNS-1123 labels, other objects DNS-1123 subdomains; RBAC names are
+ * freer, but client-node 1.x lower-cases request paths, so capitals cannot be addressed.
+ */
+function nameProblem(ref: ObjectRef): string | undefined {
+  for (const ns of [ref.kind === 'Namespace' && ref.group === '' ? ref.name : undefined, ref.namespace || undefined]) {
+    if (ns === undefined) continue;
+    const problems = dns1123LabelProblems(ns);
+    if (problems.length > 0) return `namespace name '${ns}' is not a valid DNS-1123 label: it ${problems.map((p) => p.message).join(', ')}`;
+  }
+  if (ref.group === RBAC_GROUP) {
+    if (/[/%]/.test(ref.name) || ref.name === '.' || ref.name === '..') return `name '${ref.name}' may not contain '/' or '%' or be '.' or '..'`;
+    if (ref.name !== ref.name.toLowerCase()) return `name '${ref.name}' has capital letters, which this tool cannot address (its Kubernetes client lower-cases request paths); use a lower-case name`;
+    return undefined;
+  }
+  if (ref.kind !== 'Namespace' && (ref.name.length > 253 || !DNS1123_SUBDOMAIN.test(ref.name))) {
+    return `name '${ref.name}' is not a valid DNS-1123 subdomain: lower case alphanumerics, '-' and '.', starting and ending with an alphanumeric, at most 253 characters`;
+  }
+  return undefined;
+}
+
 /** Checks and decorates the rendered objects. */
 export function desiredObjects(rendered: readonly unknown[], meta: ManagedMetadata): DesiredObjects {
   const problems: ObjectProblem[] = [];
@@ -72,6 +98,11 @@ export function desiredObjects(rendered: readonly unknown[], meta: ManagedMetada
     }
     if (!supported.namespaced && ref.namespace !== '') {
       problems.push({ index, ref, message: `${formatRef(ref)} is cluster-scoped and must not set metadata.namespace` });
+      return;
+    }
+    const badName = nameProblem(ref);
+    if (badName) {
+      problems.push({ index, ref, message: `${formatRef(ref)}: ${badName}` });
       return;
     }
     const key = refKey(ref);

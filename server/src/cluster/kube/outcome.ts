@@ -167,7 +167,8 @@ export function describeOutcome(outcome: ClusterOutcome<unknown>): string {
     case 'cancelled':
       return `Cancelled${outcome.ref ? ` while working on ${formatRef(outcome.ref)}` : ''}. Running the operation again finishes it.`;
     case 'refused':
-      return `Refused ${subject(outcome.ref)}: ${outcome.message}`;
+      // Guard messages usually name the object already.
+      return outcome.ref && !outcome.message.includes(formatRef(outcome.ref)) ? `Refused ${formatRef(outcome.ref)}: ${outcome.message}` : outcome.message;
     case 'failed':
       return `Failed on ${subject(outcome.ref)}${outcome.status ? ` (HTTP ${outcome.status})` : ''}: ${outcome.message}`;
   }

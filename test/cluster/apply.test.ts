@@ -1,0 +1,229 @@
+// Apply of environment templates on the real control plane (issue 5, seed 000): fresh apply, no-op
+// re-apply (no writes, counted), prune after a template change, conflicts and force, refusals
+// before anything changes, Flux readiness (the test plays the kustomize-controller).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions, type V1ObjectMeta } from '@kubernetes/client-node';
+import { executeApply } from '../../server/src/cluster/apply/execute';
+import { isNoop, planApply } from '../../server/src/cluster/apply/plan';
+import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
+import { describeOutcome } from '../../server/src/cluster/kube/outcome';
+import { FIELD_MANAGER } from '../../server/src/cluster/kube/session';
+import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
+import { installFluxCrds, kubeConfig, statusCode } from './harness';
+
+const TEMPLATE = fixtureTemplate('namespace-sa-rolebinding.yaml');
+
+function gitlabMetadata(meta: V1ObjectMeta | undefined): { labels: Record<string, string>; annotations: Record<string, string> } {
+  const pick = (m: Record<string, string> | undefined) => Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k.startsWith('agent.gitlab.com/')));
+  return { labels: pick(meta?.labels), annotations: pick(meta?.annotations) };
+}
+
+test('fresh apply creates every object with GitLab labels/annotation (spec §2.6) and a cli-utils inventory (spec §5.3)', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-fresh');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('fresh'), scope.agentNamespace);
+  scope.track(env);
+  const slug = env.data.environment.slug;
+  const ns = `${slug}-42-7`;
+
+  const { plan, result } = await applyOk(session, env);
+  assert.deepEqual(plan.objects.map((o) => [o.ref.kind, o.action]), [['Namespace', 'create'], ['ServiceAccount', 'create'], ['RoleBinding', 'create']]);
+  assert.match(plan.objects[1].diff, /^\+automountServiceAccountToken: false$/m, 'the plan shows the proposed object as a diff');
+  assert.deepEqual(result.applied.map((a) => a.action), ['create', 'create', 'create']);
+
+  const kc = await kubeConfig('admin');
+  const core = kc.makeApiClient(CoreV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const live = [
+    await core.readNamespace({ name: ns }),
+    await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns }),
+    await rbac.readNamespacedRoleBinding({ name: `bind-7-42-${slug}`, namespace: ns }),
+  ];
+  const expectedAnnotation = {
+    environment_id: 99,
+    environment_name: env.data.environment.name,
+    environment_slug: slug,
+    environment_page_url: 'https://gitlab.com/acme/shop/-/environments/99',
+    environment_tier: 'development',
+    agent_id: 7,
+    agent_name: 'prod',
+    agent_url: 'https://gitlab.com/acme/shop/-/cluster_agents/prod',
+    project_id: 42,
+    project_slug: 'shop',
+    project_path: 'acme/shop',
+    project_url: 'https://gitlab.com/acme/shop',
+    template_name: 'default',
+  };
+  for (const object of live) {
+    const { labels, annotations } = gitlabMetadata(object.metadata);
+    assert.deepEqual(labels, {
+      'agent.gitlab.com/id-7': '',
+      'agent.gitlab.com/project_id-42': '',
+      [`agent.gitlab.com/env-${slug}-42-7`]: '',
+      [`agent.gitlab.com/environment_slug-${slug}`]: '',
+    });
+    assert.deepEqual(Object.keys(annotations), [`agent.gitlab.com/env-${slug}-42-7`]);
+    const value = annotations[`agent.gitlab.com/env-${slug}-42-7`];
+    assert.deepEqual(JSON.parse(value), expectedAnnotation);
+    assert.deepEqual(Object.keys(JSON.parse(value)), Object.keys(expectedAnnotation), 'keys in the documented order');
+    assert.equal(object.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], `gitlab-env-${slug}-42-7`);
+    assert.ok(object.metadata?.managedFields?.some((f) => f.manager === FIELD_MANAGER && f.operation === 'Apply'), 'server-side applied by our field manager');
+  }
+
+  const inventory = await core.readNamespacedConfigMap({ name: `gitlab-env-${slug}-42-7`, namespace: scope.agentNamespace });
+  assert.equal(inventory.metadata?.labels?.[INVENTORY_ID_LABEL], `gitlab-env-${slug}-42-7`);
+  assert.deepEqual(inventory.data, {
+    [`_${ns}__Namespace`]: '',
+    [`${ns}_deployer__ServiceAccount`]: '',
+    [`${ns}_bind-7-42-${slug}_rbac.authorization.k8s.io_RoleBinding`]: '',
+  });
+});
+
+test('re-applying an unchanged environment is a no-op: every object unchanged, zero writes', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-noop');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('noop'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+
+  const before = session.requests.snapshot();
+  const plan = expectOk(await planApply(session, env));
+  assert.deepEqual(plan.objects.map((o) => o.action), ['unchanged', 'unchanged', 'unchanged']);
+  assert.ok(plan.objects.every((o) => o.diff === ''));
+  assert.equal(isNoop(plan), true);
+  const result = expectOk(await executeApply(session, plan));
+  assert.deepEqual(result.requests, { total: 0, reads: 0, watches: 0, writes: 0, dryRuns: 0 }, 'executing a no-op plan sends nothing');
+  const all = session.requests.since(before);
+  assert.equal(all.writes, 0, 'plan + execute wrote nothing');
+  // 1 inventory read + per object 1 read and 1 dry-run (3 objects).
+  assert.deepEqual({ reads: all.reads, dryRuns: all.dryRuns }, { reads: 4, dryRuns: 3 });
+});
+
+test('re-apply after a template change creates the new object and prunes the one no longer rendered', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-prune');
+  const name = uniqueEnvironmentName('prune');
+  const env = prepare(TEMPLATE, name, scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+
+  const changed = prepare(fixtureTemplate('namespace-sa-rolebinding-changed.yaml'), name, scope.agentNamespace);
+  const { plan, result } = await applyOk(session, changed);
+  assert.deepEqual(plan.objects.map((o) => [o.ref.name, o.action]), [[ns, 'unchanged'], ['runner', 'create'], [`bind-7-42-${env.data.environment.slug}`, 'unchanged']]);
+  assert.deepEqual(plan.prunes.map((p) => p.ref.name), ['deployer']);
+  assert.deepEqual(result.pruned.map((p) => p.name), ['deployer']);
+
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await assert.rejects(core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns }), (err: unknown) => statusCode(err) === 404);
+  await core.readNamespacedServiceAccount({ name: 'runner', namespace: ns });
+  const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
+  assert.deepEqual(Object.keys(inventory.data ?? {}).sort(), [`${ns}_runner__ServiceAccount`, `_${ns}__Namespace`, `${ns}_bind-7-42-${env.data.environment.slug}_rbac.authorization.k8s.io_RoleBinding`].sort());
+});
+
+test('a field owned by another manager is a conflict naming it (409); only force takes it over', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-conflict');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('conflict'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await core.patchNamespacedServiceAccount(
+    { name: 'deployer', namespace: ns, fieldManager: 'platform-team', force: true, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer', namespace: ns }, automountServiceAccountToken: true } },
+    setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+  );
+
+  const plan = expectOk(await planApply(session, env));
+  const sa = plan.objects.find((o) => o.ref.kind === 'ServiceAccount');
+  assert.deepEqual(sa?.conflict?.managers, ['platform-team']);
+  assert.equal(sa?.action, 'update');
+  const refused = await executeApply(session, plan);
+  assert.equal(refused.type, 'conflict');
+  assert.match(describeOutcome(refused), /ServiceAccount 'deployer' in namespace '.*': fields are owned by "platform-team".*force/);
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).automountServiceAccountToken, true, 'nothing changed without force');
+
+  expectOk(await executeApply(session, plan, { force: true }));
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).automountServiceAccountToken, false);
+  const again = expectOk(await planApply(session, env));
+  assert.ok(again.objects.every((o) => o.conflict === undefined && o.action === 'unchanged'), 'after force we own the field again');
+});
+
+test('an unsupported kind (spec §2.5) is refused before anything changes', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-kind');
+  const env = prepare(fixtureTemplate('with-configmap.yaml'), uniqueEnvironmentName('kind'), scope.agentNamespace);
+  scope.track(env);
+  const plan = expectOk(await planApply(session, env));
+  assert.equal(plan.blocked.length, 1);
+  assert.match(plan.blocked[0].message, /core\/v1\/ConfigMap 'settings' in namespace '.*': kind ConfigMap is not supported in environment templates \(spec §2\.5/);
+  const result = await executeApply(session, plan);
+  assert.equal(result.type, 'refused');
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await assert.rejects(core.readNamespace({ name: `${env.data.environment.slug}-42-7` }), (err: unknown) => statusCode(err) === 404);
+  await assert.rejects(core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace }), (err: unknown) => statusCode(err) === 404);
+});
+
+test('an object the API server rejects (422) blocks the apply with the server causes; nothing is created', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-invalid');
+  const template = fixtureTemplate('invalid-rolebinding.yaml').replaceAll('AGENT-NAMESPACE', scope.agentNamespace);
+  const env = prepare(template, uniqueEnvironmentName('invalid'), scope.agentNamespace);
+  const plan = expectOk(await planApply(session, env));
+  assert.equal(plan.blocked.length, 1);
+  const failure = plan.blocked[0];
+  assert.equal(failure.type, 'invalid', describeOutcome(failure));
+  assert.match(describeOutcome(failure), /^The cluster rejected rbac\.authorization\.k8s\.io\/v1\/RoleBinding 'bind-review-invalid-[a-z0-9-]+' in namespace '.*' as invalid: .*roleRef\.kind: Unsupported value: "Nonsense".*Fix the template\.$/s);
+  assert.equal((await executeApply(session, plan)).type, 'invalid');
+  const kc = await kubeConfig('admin');
+  await assert.rejects(kc.makeApiClient(RbacAuthorizationV1Api).readNamespacedRoleBinding({ name: plan.blocked[0].ref!.name, namespace: scope.agentNamespace }), (err: unknown) => statusCode(err) === 404);
+  await assert.rejects(kc.makeApiClient(CoreV1Api).readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace }), (err: unknown) => statusCode(err) === 404);
+});
+
+test('Flux objects are waited for until Ready=True for their generation (the test plays kustomize-controller)', async (t) => {
+  await installFluxCrds();
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-flux');
+  const env = prepare(fixtureTemplate('kustomization.yaml'), uniqueEnvironmentName('flux'), scope.agentNamespace);
+  scope.track(env);
+  const ns = `${env.data.environment.slug}-42-7`;
+  const plan = expectOk(await planApply(session, env));
+  assert.deepEqual(plan.objects.map((o) => [o.ref.kind, o.tier]), [['Namespace', 'namespaces'], ['Kustomization', 'flux']]);
+
+  const custom = (await kubeConfig('admin')).makeApiClient(CustomObjectsApi);
+  const target = { group: 'kustomize.toolkit.fluxcd.io', version: 'v1', namespace: ns, plural: 'kustomizations', name: 'app' };
+  let reported = false;
+  const progress = {
+    report: (message: string) => {
+      // Once the apply waits on the Kustomization, report Ready as the controller would.
+      if (reported || !message.startsWith('waiting for kustomize.toolkit.fluxcd.io/v1/Kustomization')) return;
+      reported = true;
+      void custom.patchNamespacedCustomObjectStatus(
+        { ...target, body: { status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True', reason: 'ReconciliationSucceeded', message: 'Applied revision: latest', lastTransitionTime: new Date().toISOString() }] } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    },
+  };
+  const before = session.requests.snapshot();
+  const result = expectOk(await executeApply(session, plan, { progress, timeoutMs: 60_000 }));
+  assert.equal(reported, true, 'the apply waited for the Kustomization');
+  assert.deepEqual(result.applied.map((a) => a.ref.kind), ['Namespace', 'Kustomization']);
+  assert.ok(session.requests.since(before).watches >= 1, 'readiness came from a watch');
+});
+
+test('a Flux object that never becomes Ready ends the apply with a timeout naming it and its last status', async (t) => {
+  await installFluxCrds();
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-timeout');
+  const env = prepare(fixtureTemplate('kustomization.yaml'), uniqueEnvironmentName('timeout'), scope.agentNamespace);
+  scope.track(env);
+  const plan = expectOk(await planApply(session, env));
+  const result = await executeApply(session, plan, { timeoutMs: 1_500 });
+  assert.equal(result.type, 'timeout');
+  assert.match(describeOutcome(result), /Kustomization 'app' in namespace '.*' did not get ready within \d+ s; last status: waiting for the Flux controller/);
+  // The inventory tracks what was created, so a later destroy finds it.
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
+  assert.equal(Object.keys(inventory.data ?? {}).length, 2);
+});
