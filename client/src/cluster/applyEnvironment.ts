@@ -31,7 +31,7 @@ export async function applyEnvironment(deps: {
 
   // Unsaved edits of the template are what the user sees: the server reads the open document.
   if (template.uri) await vscode.workspace.openTextDocument(template.uri);
-  const planArgs: PlanApplyArgs = { cluster, scenario: args, ...(template.uri ? { templateUri: template.uri.toString() } : {}) };
+  const planArgs: PlanApplyArgs = { ...deps.target.operationArgs(), cluster, scenario: args, ...(template.uri ? { templateUri: template.uri.toString() } : {}) };
   const planned = await deps.commands.run<ApplyPlanView>(`${TITLE}: planning (server-side dry-run)`, CLUSTER_COMMANDS.planApply, planArgs);
   if (reportFailure(deps.output, TITLE, planned)) return;
   const plan = planned.value;
@@ -43,7 +43,8 @@ export async function applyEnvironment(deps: {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;
   }
-  const result = await deps.commands.run<ExecutionReport>(`${TITLE}: applying to ${cluster.context ?? 'the current context'}`, CLUSTER_COMMANDS.executePlan, {
+  const result = await deps.commands.run<ExecutionReport>(`${TITLE}: applying to ${plan.context}`, CLUSTER_COMMANDS.executePlan, {
+    ...deps.target.operationArgs(),
     cluster,
     planId: plan.planId,
     force: decided.force,
@@ -54,8 +55,7 @@ export async function applyEnvironment(deps: {
 
 /** Resolves with the decision, or undefined when the user declined at either step. */
 async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView): Promise<{ force: boolean } | undefined> {
-  const changing = plan.objects.filter((o) => o.action !== 'unchanged');
-  if (changing.length === 0) {
+  if (plan.noop) {
     void vscode.window.showInformationMessage(`${plan.title}: the cluster already matches the template; nothing to apply.`);
     return undefined;
   }
@@ -65,13 +65,13 @@ async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView):
     return objects.length ? [`${action === 'prune' ? 'Delete (no longer in the template)' : action === 'create' ? 'Create' : 'Update'}:`, ...objects.map((o) => `  ${o.id}`)] : [];
   });
   const apply = await vscode.window.showWarningMessage(
-    `Apply ${plan.title}?`,
+    `Apply ${plan.title} to ${plan.context}?`,
     { modal: true, detail: [...lines, ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
     'Apply',
   );
   if (apply !== 'Apply') return undefined;
   if (!plan.hasConflicts) return { force: false };
-  const conflicts = plan.objects.flatMap((o) => o.conflicts.map((c) => `${o.id}: ${c.field} is owned by "${c.manager}"`));
+  const conflicts = plan.objects.flatMap((o) => (o.conflict ? [`${o.id}: fields owned by ${o.conflict.managers.map((m) => `"${m}"`).join(', ')} — ${o.conflict.message}`] : []));
   const force = await vscode.window.showWarningMessage(
     'Other field managers own fields this apply would change. Take them over (force)?',
     { modal: true, detail: `${conflicts.join('\n')}\n\nForcing makes this tool the owner; the other manager may change them back.` },

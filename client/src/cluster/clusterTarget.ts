@@ -45,6 +45,13 @@ export class ClusterTargetSelection implements vscode.Disposable {
     return { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}), ...(context ? { context } : {}) };
   }
 
+  /** The settings every operation passes: its timeout and the agent's (protected) namespace. */
+  operationArgs(): { timeoutSeconds: number; agentNamespace?: string } {
+    const settings = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster');
+    const agentNamespace = settings.get<string>('agentNamespace', '').trim();
+    return { timeoutSeconds: settings.get<number>('readyTimeoutSeconds', 120), ...(agentNamespace ? { agentNamespace } : {}) };
+  }
+
   /** Quick pick of the kubeconfig's contexts; resolves with the chosen one (undefined: dismissed). */
   async pick(): Promise<string | undefined> {
     const listed = await this.commands.call<ContextList>(CLUSTER_COMMANDS.listContexts, { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}) });

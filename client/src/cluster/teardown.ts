@@ -47,23 +47,23 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
   }
   if (!environment) return;
   const cluster = deps.target.target();
-  const planned = await deps.commands.run<DestroyPlanView>(`${title}: planning`, CLUSTER_COMMANDS.planDestroy, { cluster, inventory: environment.inventory });
+  const planned = await deps.commands.run<DestroyPlanView>(`${title}: planning`, CLUSTER_COMMANDS.planDestroy, { ...deps.target.operationArgs(), cluster, inventory: environment.inventory });
   if (reportFailure(deps.output, title, planned)) return;
   const plan = planned.value;
-  if (plan.refusal) {
+  if (plan.nothingToDelete) {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
-    return void vscode.window.showWarningMessage(`${plan.title}: ${plan.refusal}`, { modal: true });
+    return void vscode.window.showInformationMessage(plan.nothingToDelete);
   }
   const answer = await vscode.window.showWarningMessage(
-    `Delete ${plan.objects.length} object${plan.objects.length === 1 ? '' : 's'} of ${plan.title}?`,
-    { modal: true, detail: ['In this order:', ...plan.objects.map((o) => `  ${o}`), ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
+    `Delete ${plan.objects.length} object${plan.objects.length === 1 ? '' : 's'} of ${plan.title} on ${plan.context}?`,
+    { modal: true, detail: ['In this order:', ...plan.objects.map((o) => `  ${o}`), ...(plan.skipped.length ? ['Left alone:', ...plan.skipped.map((s) => `  ${s}`)] : [])].join('\n') },
     'Delete',
   );
   if (answer !== 'Delete') {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;
   }
-  const result = await deps.commands.run<ExecutionReport>(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { cluster, planId: plan.planId });
+  const result = await deps.commands.run<ExecutionReport>(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId });
   showReport(deps.output, `${title} (${plan.title})`, result);
   deps.onChanged();
 }
@@ -90,6 +90,7 @@ export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Pr
   const answer = await vscode.window.showWarningMessage(`Terminate workspace ${workspace.name}?`, { modal: true, detail: what }, 'Terminate');
   if (answer !== 'Terminate') return;
   const result = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, {
+    ...deps.target.operationArgs(),
     cluster: deps.target.target(),
     name: workspace.name,
     namespace: workspace.namespace,

@@ -2,22 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../engine/template/defaultTemplate';
-import { renderEnvironmentTemplate, type RenderedEnvironmentTemplate } from '../../engine/template/renderTemplate';
-import { buildTemplateData, type EnvironmentTemplateData } from '../../engine/template/templateVariables';
+import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
 import type { EnvironmentTier } from '../../engine/vars/environment-tier';
 import { integer, record, text } from './args';
 import type { ClusterCommandResult, EnvironmentScenarioArgs } from './protocol';
-
-/** A template ready to apply: its rendered objects, the data it was rendered with, where it came from. */
-export interface RenderedTemplateInput {
-  readonly rendered: RenderedEnvironmentTemplate;
-  readonly data: EnvironmentTemplateData;
-  /** `environment_templates/default.yaml` (as a path) or "the built-in default template". */
-  readonly source: string;
-  /** GitLab's template name (always `default`, spec §2.3). */
-  readonly templateName: string;
-}
 
 const TIERS = new Set(['production', 'staging', 'testing', 'development', 'other']);
 
@@ -48,8 +36,8 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
  * The template text: the open document when the editor has it (so unsaved edits are what gets
  * applied, as the diff shows), else the file; no URI means GitLab's built-in default (spec §2.7).
  */
-async function templateText(documents: TextDocuments<TextDocument>, uri: string | undefined): Promise<{ text: string; source: string } | string> {
-  if (!uri) return { text: DEFAULT_ENVIRONMENT_TEMPLATE, source: "GitLab's built-in default template" };
+async function templateText(documents: TextDocuments<TextDocument>, uri: string | undefined): Promise<{ text?: string; source: string } | string> {
+  if (!uri) return { source: "GitLab's built-in default template" };
   const open = documents.get(uri);
   let path: string;
   try {
@@ -66,18 +54,21 @@ async function templateText(documents: TextDocuments<TextDocument>, uri: string 
 }
 
 /**
- * GitLab's render flow for one scenario (spec §2.4, §2.8): template data, then the template rendered
- * with it. Errors point at the template's line and column.
+ * GitLab's render flow for one scenario (spec §2.4, §2.8) through the cluster engine's
+ * prepareEnvironment: template data, the rendered template, the decorated objects and their
+ * inventory. Render errors point at the template's file, line and column.
  */
-export async function renderForScenario(
+export async function prepareForScenario(
   documents: TextDocuments<TextDocument>,
   templateUri: string | undefined,
   scenario: EnvironmentScenarioArgs,
-): Promise<RenderedTemplateInput | ClusterCommandResult<never>> {
+  agentNamespace: string | undefined,
+): Promise<{ environment: PreparedEnvironment; source: string } | ClusterCommandResult<never>> {
   const template = await templateText(documents, templateUri);
   if (typeof template === 'string') return { ok: false, kind: 'templateError', message: template };
-  const built = buildTemplateData(
-    {
+  const prepared = prepareEnvironment({
+    ...(template.text !== undefined ? { templateText: template.text } : {}),
+    scenario: {
       name: scenario.scenarioName,
       projectPath: scenario.projectPath,
       projectId: scenario.projectId,
@@ -87,18 +78,16 @@ export async function renderForScenario(
       ...(scenario.environmentTier ? { environmentTier: scenario.environmentTier as EnvironmentTier } : {}),
       ...(scenario.userLogin ? { userLogin: scenario.userLogin } : {}),
     },
-    {
+    ids: {
       agentId: scenario.agentId,
       agentName: scenario.agentName,
       ...(scenario.agentProjectPath ? { agentProjectPath: scenario.agentProjectPath } : {}),
       ...(scenario.environmentId !== undefined ? { environmentId: scenario.environmentId } : {}),
     },
-  );
-  if (!built.ok) return { ok: false, kind: 'templateError', message: built.message };
-  const rendered = renderEnvironmentTemplate(template.text, built.data, { name: 'default' });
-  if (!rendered.ok) {
-    const lines = rendered.errors.map((e) => `${template.source}:${e.range.start.line + 1}:${e.range.start.character + 1}: ${e.message}`);
-    return { ok: false, kind: 'templateError', message: `The template does not render for environment ${scenario.environmentName}:\n${lines.join('\n')}` };
-  }
-  return { rendered, data: built.data, source: template.source, templateName: 'default' };
+    ...(agentNamespace ? { agentNamespace } : {}),
+  });
+  if (prepared.ok) return { environment: prepared.environment, source: template.source };
+  if (prepared.stage === 'data') return { ok: false, kind: 'templateError', message: prepared.message };
+  const lines = prepared.errors.map((e) => `${template.source}:${e.range.start.line + 1}:${e.range.start.character + 1}: ${e.message}`);
+  return { ok: false, kind: 'templateError', message: `The template does not render for environment ${scenario.environmentName}:\n${lines.join('\n')}` };
 }

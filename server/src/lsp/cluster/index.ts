@@ -8,13 +8,18 @@ import { ClusterCommandRouter } from './commandRouter';
 import { registerContextsCommand } from './contextsCommand';
 import { WorkspaceTrust } from './trust';
 import { registerWorkspaceCommands } from './workspaceCommands';
+import { registerPlanCommands } from './planCommands';
+import { PlanStore } from './planStore';
 
 export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
   private readonly router = new ClusterCommandRouter(this.trust);
 
-  constructor(connection: Connection, _documents: TextDocuments<TextDocument>) {
+  private readonly plans = new PlanStore();
+
+  constructor(connection: Connection, documents: TextDocuments<TextDocument>) {
     registerContextsCommand(this.router);
+    registerPlanCommands(this.router, connection, documents, this.plans);
     registerWorkspaceCommands(this.router, connection);
     this.trust.listen(connection);
     this.router.listen(connection);

@@ -1,23 +1,31 @@
 import { randomUUID } from 'node:crypto';
+import type { ApplyPlan } from '../../cluster/apply/plan';
+import type { DestroyPlan } from '../../cluster/destroy/plan';
+import type { ClusterTarget } from './protocol';
+
+/** Plans the user has seen but not yet confirmed, with the cluster they were made against. */
+export type StoredPlan =
+  | { readonly kind: 'apply'; readonly plan: ApplyPlan; readonly target: ClusterTarget; readonly title: string }
+  | { readonly kind: 'destroy'; readonly plan: DestroyPlan; readonly target: ClusterTarget; readonly title: string };
 
 /**
- * Plans the user has seen but not yet confirmed, kept in the server by id: execute applies exactly
- * what was previewed, the client only holds a handle it cannot alter. A plan is used at most once
- * and forgotten after {@link PLAN_TTL_MS}, because the cluster moves on and an old preview would lie.
+ * Plans kept in the server by id: execute carries out exactly what was previewed, the client only
+ * holds a handle it cannot alter. A plan is used at most once and forgotten after
+ * {@link PLAN_TTL_MS}, because the cluster moves on and an old preview would lie.
  */
 export const PLAN_TTL_MS = 15 * 60_000;
 
-interface Entry<P> {
-  readonly plan: P;
+interface Entry {
+  readonly plan: StoredPlan;
   readonly createdAt: number;
 }
 
-export class PlanStore<P> {
-  private readonly plans = new Map<string, Entry<P>>();
+export class PlanStore {
+  private readonly plans = new Map<string, Entry>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(plan: P): string {
+  add(plan: StoredPlan): string {
     this.expire();
     const id = randomUUID();
     this.plans.set(id, { plan, createdAt: this.now() });
@@ -25,7 +33,7 @@ export class PlanStore<P> {
   }
 
   /** Removes and returns the plan: a plan is executed at most once. */
-  take(id: string): P | undefined {
+  take(id: string): StoredPlan | undefined {
     this.expire();
     const entry = this.plans.get(id);
     this.plans.delete(id);

@@ -57,6 +57,10 @@ export interface ClusterTarget {
 
 export interface ClusterArgs {
   readonly cluster: ClusterTarget;
+  /** Upper bound of the operation, waits included; absent: the engine's default. */
+  readonly timeoutSeconds?: number;
+  /** Where the agent runs and keeps the environments' inventories; never deleted. Default `gitlab-agent`. */
+  readonly agentNamespace?: string;
 }
 
 export type ListContextsArgs = Pick<ClusterTarget, 'kubeconfigPath'>;
@@ -110,10 +114,12 @@ export interface PlanApplyArgs extends ClusterArgs {
 /** What applying does to one object. */
 export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune';
 
-/** One field another manager owns that the apply would take over (server-side apply conflict). */
+/** Fields other managers own that the apply would take over (server-side apply conflict). */
 export interface FieldConflictView {
-  readonly field: string;
-  readonly manager: string;
+  /** The field managers named by the API server. */
+  readonly managers: readonly string[];
+  /** The API server's message (which fields). */
+  readonly message: string;
 }
 
 export interface PlannedObjectView {
@@ -124,7 +130,8 @@ export interface PlannedObjectView {
   readonly live: string;
   /** The object as the server-side dry-run says it would be; empty for a prune. */
   readonly proposed: string;
-  readonly conflicts: readonly FieldConflictView[];
+  /** Present when other field managers own fields this apply sets: executing needs `force`. */
+  readonly conflict?: FieldConflictView;
 }
 
 export interface ApplyPlanView {
@@ -136,12 +143,19 @@ export interface ApplyPlanView {
   readonly diff: string;
   /** True when at least one object has a conflict: executing needs `force`. */
   readonly hasConflicts: boolean;
+  /** True when executing would change nothing (the cluster matches the template and the inventory). */
+  readonly noop: boolean;
+  /** The context and API server the plan was made against (execute refuses another). */
+  readonly context: string;
+  readonly server: string;
   readonly warnings: readonly string[];
 }
 
 export interface PlanDestroyArgs extends ClusterArgs {
   /** The environment's inventory, found by {@link CLUSTER_COMMANDS.listClusterObjects}. */
   readonly inventory: InventoryRef;
+  /** The template's `delete_resources` when known; `never` refuses (spec §2.3). Default `on_stop`. */
+  readonly deleteResources?: string;
 }
 
 export interface InventoryRef {
@@ -152,11 +166,14 @@ export interface InventoryRef {
 export interface DestroyPlanView {
   readonly planId: string;
   readonly title: string;
-  /** What will be deleted, in deletion order. */
+  /** What will be deleted, in deletion order (the inventory ConfigMap last). */
   readonly objects: readonly string[];
-  /** Why nothing can be deleted (e.g. `delete_resources: never`), when that is the case. */
-  readonly refusal?: string;
-  readonly warnings: readonly string[];
+  /** Tracked objects left alone, with the reason (gone already, or a guard). */
+  readonly skipped: readonly string[];
+  /** Set when there is nothing to delete (no inventory: never applied, or already deleted). */
+  readonly nothingToDelete?: string;
+  readonly context: string;
+  readonly server: string;
 }
 
 export interface ExecutePlanArgs extends ClusterArgs {

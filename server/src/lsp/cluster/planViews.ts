@@ -1,0 +1,69 @@
+import type { ApplyPlan } from '../../cluster/apply/plan';
+import { conflictsOf, isNoop } from '../../cluster/apply/plan';
+import { TIERS } from '../../cluster/apply/supportedKinds';
+import type { DestroyPlan } from '../../cluster/destroy/plan';
+import { formatRef, type ObjectRef } from '../../cluster/kube/objectRef';
+import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
+import type { ApplyPlanView, DestroyPlanView, PlannedObjectView } from './protocol';
+
+/** `Namespace review-x` / `RoleBinding review-x/bind-1`: how objects are named to the user. */
+export function objectLabel(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {
+  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+/** The failure class of a blocked plan: the problems' own when they agree (all forbidden…), else `refused`. */
+export function blockedKind(blocked: readonly ClusterFailure[]): ClusterFailure['type'] {
+  return blocked.every((b) => b.type === blocked[0].type) ? blocked[0].type : 'refused';
+}
+
+/** A blocked plan's problems as one message (nothing will be changed). */
+export function blockedMessage(what: string, blocked: readonly ClusterFailure[]): string {
+  if (blocked.length === 1) return describeOutcome(blocked[0]);
+  return `${what}: nothing will be changed, ${blocked.length} problems:\n${blocked.map((b) => `- ${describeOutcome(b)}`).join('\n')}`;
+}
+
+/** The apply plan as the client shows it: per object live/proposed YAML, the whole diff, conflicts. */
+export function applyPlanView(planId: string, title: string, plan: ApplyPlan, warnings: readonly string[]): ApplyPlanView {
+  const objects: PlannedObjectView[] = [
+    ...plan.objects.map((o) => ({
+      id: objectLabel(o.ref),
+      action: o.action,
+      live: o.liveYaml,
+      proposed: o.proposedYaml,
+      ...(o.conflict ? { conflict: { managers: o.conflict.managers, message: o.conflict.message } } : {}),
+    })),
+    ...plan.prunes.map((p) => ({ id: objectLabel(p.ref), action: 'prune' as const, live: p.liveYaml, proposed: '' })),
+  ];
+  const diff = [...plan.objects.map((o) => o.diff), ...plan.prunes.map((p) => `--- ${formatRef(p.ref)} (live)\n+++ (pruned: no longer rendered)\n`)].filter(Boolean).join('\n');
+  return {
+    planId,
+    title,
+    objects,
+    diff,
+    hasConflicts: conflictsOf(plan).length > 0,
+    noop: isNoop(plan),
+    context: plan.context,
+    server: plan.server,
+    warnings: [
+      ...warnings,
+      ...(plan.createsInventoryNamespace ? [`creates namespace ${plan.environment.inventory.namespace} for the environment's inventory`] : []),
+      ...plan.objects.filter((o) => !o.validated).map((o) => `${objectLabel(o.ref)} is validated by the cluster when applied (its namespace does not exist yet)`),
+      ...plan.skipped.map((s) => `${objectLabel(s.ref)}: ${s.reason}`),
+    ],
+  };
+}
+
+/** The destroy plan as the client shows it: what is deleted, in order, and what is left alone. */
+export function destroyPlanView(planId: string, title: string, plan: DestroyPlan): DestroyPlanView {
+  const order = [...TIERS].reverse();
+  const deletions = [...plan.deletions].sort((a, b) => order.indexOf(a.tier) - order.indexOf(b.tier));
+  return {
+    planId,
+    title,
+    objects: plan.inventoryExists ? [...deletions.map((d) => objectLabel(d.ref)), `ConfigMap ${plan.inventory.namespace}/${plan.inventory.name} (the inventory)`] : [],
+    skipped: plan.skipped.map((s) => `${objectLabel(s.ref)}: ${s.reason}`),
+    ...(plan.inventoryExists ? {} : { nothingToDelete: `There is no inventory ${plan.inventory.namespace}/${plan.inventory.name}: nothing to delete (never applied, or already deleted).` }),
+    context: plan.context,
+    server: plan.server,
+  };
+}

@@ -1,0 +1,166 @@
+// Apply and delete an environment over LSP (stdio, the built server) against the real control plane:
+// planApply → executePlan creates the namespace with GitLab's labels (spec §2.6), a re-plan is a
+// no-op, planDestroy → executePlan removes exactly what the inventory lists (spec §5.3); template,
+// permission, connection and stale-plan errors come back as clear messages.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { environmentSlug } from '../../server/src/engine/vars/slug';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import type { LspTestClient } from '../support/lspClient';
+import { clusterEnv, kubeConfig, statusCode, type ClusterEnv } from './harness';
+import { execute, startClusterServer, type ProgressValue } from './lsp-support';
+
+let env: ClusterEnv;
+let kc: KubeConfig;
+let client: LspTestClient;
+let progress: Map<string | number, ProgressValue[]>;
+let agentNamespace: string;
+const AGENT_ID = 7;
+
+before(async () => {
+  env = await clusterEnv();
+  kc = await kubeConfig('admin');
+  ({ client, progress } = await startClusterServer({ trusted: true }));
+  // The apply creates the agent namespace (the inventories' home) when missing; the tool never deletes it.
+  agentNamespace = `lsp-apply-agent-${Date.now().toString(36)}`;
+});
+after(async () => {
+  await client?.stop();
+  await kc?.makeApiClient(CoreV1Api).deleteNamespace({ name: agentNamespace }).catch((err: unknown) => {
+    if (statusCode(err) !== 404) throw err;
+  });
+});
+
+const admin = () => ({ kubeconfigPath: env.kubeconfig, context: env.adminContext });
+
+function scenario(environmentName: string, projectId: number): EnvironmentScenarioArgs {
+  return { agentName: 'lsp-agent', agentId: AGENT_ID, projectId, projectPath: 'acme/shop/app', environmentName, scenarioName: 'lsp test' };
+}
+
+function reports(token: string): string[] {
+  return (progress.get(token) ?? []).flatMap((v) => (v.kind === 'report' && v.message ? [v.message] : []));
+}
+
+async function namespaceGone(name: string): Promise<boolean> {
+  try {
+    await kc.makeApiClient(CoreV1Api).readNamespace({ name });
+    return false;
+  } catch (err) {
+    if (statusCode(err) === 404) return true;
+    throw err;
+  }
+}
+
+test('plan → execute creates the namespace of the built-in default template; re-plan is a no-op; delete removes it', async () => {
+  const projectId = 100_000 + Math.floor(Math.random() * 800_000);
+  const environmentName = 'review/lsp-apply';
+  const namespace = `${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}`;
+
+  const planned = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+  assert.ok(planned.result.ok, JSON.stringify(planned.result));
+  const plan = planned.result.value;
+  assert.deepEqual(
+    plan.objects.map((o) => [o.id, o.action]),
+    [
+      [`Namespace ${namespace}`, 'create'],
+      [`RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)}`, 'create'],
+    ],
+  );
+  assert.equal(plan.objects[0].live, '', 'nothing live yet');
+  assert.match(plan.objects[0].proposed, new RegExp(`agent.gitlab.com/id-${AGENT_ID}: ""`), 'GitLab labels on the proposed object (spec §2.6)');
+  assert.match(plan.diff, new RegExp(`\\+\\s+name: ${namespace}`));
+  assert.equal(plan.hasConflicts, false);
+  assert.equal(plan.noop, false);
+  assert.equal(plan.context, env.adminContext);
+  assert.equal(await namespaceGone(namespace), true, 'planning changes nothing');
+  assert.ok(reports(planned.token).some((m) => m.startsWith('dry-run ')), `dry-run progress: ${reports(planned.token).join(' | ')}`);
+
+  const applied = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
+  assert.ok(applied.result.ok, JSON.stringify(applied.result));
+  assert.match(applied.result.value.summary, /^2 created, 0 updated, 0 unchanged, 0 pruned; inventory .* lists 2 objects\.$/);
+  assert.ok(reports(applied.token).some((m) => m.startsWith('created ')), reports(applied.token).join(' | '));
+  assert.equal(progress.get(applied.token)?.at(-1)?.kind, 'end');
+  const live = await kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
+  assert.equal(live.status?.phase, 'Active');
+  assert.ok(`agent.gitlab.com/env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` in (live.metadata?.labels ?? {}));
+
+  // A plan runs once.
+  const again = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
+  assert.equal(!again.result.ok && again.result.kind, 'planNotFound');
+  assert.match(!again.result.ok ? again.result.message : '', /no longer available.*Run the command again/);
+
+  const replanned = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+  assert.ok(replanned.result.ok, JSON.stringify(replanned.result));
+  assert.equal(replanned.result.value.noop, true, 'the cluster matches the template');
+  await execute(client, CLUSTER_COMMANDS.discardPlan, { planId: replanned.result.value.planId });
+
+  const inventory = { namespace: agentNamespace, name: `gitlab-env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` };
+  const destroyPlan = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
+  assert.ok(destroyPlan.result.ok, JSON.stringify(destroyPlan.result));
+  assert.deepEqual(destroyPlan.result.value.objects, [
+    `RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)}`,
+    `Namespace ${namespace}`,
+    `ConfigMap ${inventory.namespace}/${inventory.name} (the inventory)`,
+  ]);
+  const destroyed = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: destroyPlan.result.value.planId });
+  assert.ok(destroyed.result.ok, JSON.stringify(destroyed.result));
+  assert.match(destroyed.result.value.summary, /^2 deleted; inventory deleted\.$/);
+  assert.equal(await namespaceGone(namespace), true);
+
+  const nothing = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
+  assert.ok(nothing.result.ok);
+  assert.match(nothing.result.value.nothingToDelete ?? '', /There is no inventory .*: nothing to delete/);
+});
+
+test('a template error comes back with the file, line and column', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lsp-apply-template-'));
+  const file = path.join(dir, 'default.yaml');
+  writeFileSync(file, 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .environment.nope | lower }}"\n');
+  const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, {
+    cluster: admin(),
+    agentNamespace,
+    templateUri: pathToFileURL(file).href,
+    scenario: scenario('review/broken', 1),
+  });
+  assert.equal(!result.ok && result.kind, 'templateError');
+  assert.match(!result.ok ? result.message : '', new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:\\d+: `));
+});
+
+test('delete_resources: never refuses to plan a deletion, with GitLab\'s reason (spec §2.3)', async () => {
+  const { result } = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, {
+    cluster: admin(),
+    agentNamespace,
+    inventory: { namespace: agentNamespace, name: 'gitlab-env-whatever-1-7' },
+    deleteResources: 'never',
+  });
+  assert.equal(!result.ok && result.kind, 'refused');
+  assert.match(!result.ok ? result.message : '', /delete_resources: never.*never deletes/);
+});
+
+test('the restricted identity gets a clear "Forbidden" that names the object and what to do', async () => {
+  const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, {
+    cluster: { kubeconfigPath: env.kubeconfig, context: env.restrictedContext },
+    agentNamespace: env.restrictedNamespace,
+    scenario: scenario('review/forbidden', 2),
+  });
+  assert.equal(result.ok, false);
+  assert.equal(!result.ok && result.kind, 'forbidden', JSON.stringify(result));
+  assert.match(!result.ok ? result.message : '', /Forbidden on core\/v1\/Namespace 'review-forbidden-[a-z0-9]+-2-7': .*Ask a cluster administrator/);
+});
+
+test('an unreachable API server is a clear message, not a hang or a crash', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lsp-apply-kubeconfig-'));
+  const file = path.join(dir, 'kubeconfig');
+  writeFileSync(
+    file,
+    'apiVersion: v1\nkind: Config\nclusters:\n- name: gone\n  cluster:\n    server: https://127.0.0.1:1\n    insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: gone\n  context:\n    cluster: gone\n    user: u\ncurrent-context: gone\n',
+  );
+  const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: { kubeconfigPath: file }, agentNamespace, scenario: scenario('review/gone', 3) });
+  assert.equal(!result.ok && result.kind, 'unreachable', JSON.stringify(result));
+  assert.match(!result.ok ? result.message : '', /Cannot reach the cluster.*Check the context's server address/);
+});
