@@ -1,0 +1,221 @@
+// "Wait for Flux sync" (seed 002, spec §6) on the real control plane with the Flux CRDs installed.
+// The test plays kustomize-controller and source-controller by patching the status subresource.
+// Each waiter is started first, and the decisive status is patched only after the waiter reported
+// the state before it: what ends the wait is a watch event, not a later read.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { waitForFluxSync, type FluxWaitOptions } from '../../server/src/cluster/flux/index';
+import { isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
+import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
+import { clusterEnv, installFluxCrds, kubeConfig, uniqueNamespace } from './harness';
+
+const SHA = '5d8e3a0c9b7f41e2a6d0c3b8f9e1a7d4c2b6e0f3';
+const OLD_SHA = 'a'.repeat(40);
+const DIGEST = 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+interface Fixture {
+  kc: KubeConfig;
+  custom: CustomObjectsApi;
+  namespace: string;
+  session: ClusterSession;
+}
+
+async function fixture(t: TestContext): Promise<Fixture> {
+  const kc = await kubeConfig('admin');
+  await installFluxCrds(kc);
+  const env = await clusterEnv();
+  const opened = openSession({ kubeconfigPath: env.kubeconfig, context: env.adminContext });
+  assert.equal(opened.type, 'ok');
+  const session = (opened as { value: ClusterSession }).value;
+  t.after(() => session.close());
+  return { kc, custom: kc.makeApiClient(CustomObjectsApi), namespace: await uniqueNamespace('flux-wait', t), session };
+}
+
+const KS = { group: 'kustomize.toolkit.fluxcd.io', version: 'v1', plural: 'kustomizations' };
+const OCI = { group: 'source.toolkit.fluxcd.io', version: 'v1', plural: 'ocirepositories' };
+
+async function createKustomization(f: Fixture, name: string, sourceRef: { kind: string; name: string }): Promise<void> {
+  await f.custom.createNamespacedCustomObject({
+    ...KS,
+    namespace: f.namespace,
+    body: { apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization', metadata: { name }, spec: { interval: '5m', path: './deploy', prune: true, sourceRef } },
+  });
+}
+
+async function createOciRepository(f: Fixture, name: string): Promise<void> {
+  await f.custom.createNamespacedCustomObject({
+    ...OCI,
+    namespace: f.namespace,
+    body: { apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'OCIRepository', metadata: { name }, spec: { interval: '5m', url: 'oci://registry.example/app', ref: { tag: 'latest' } } },
+  });
+}
+
+/** Plays kustomize-controller: status for generation 1. */
+async function kustomizationStatus(f: Fixture, name: string, status: Record<string, unknown>): Promise<void> {
+  await f.custom.patchNamespacedCustomObjectStatus({ ...KS, namespace: f.namespace, name, body: { status: { observedGeneration: 1, ...status } } }, merge);
+}
+
+function ready(value: 'True' | 'False' | 'Unknown', reason: string, message: string) {
+  return { type: 'Ready', status: value, reason, message, lastTransitionTime: new Date().toISOString() };
+}
+
+/** Starts a wait and records its progress; `reported(re)` resolves once a message matches. */
+function startWait(f: Fixture, options: Omit<FluxWaitOptions, 'namespace'>) {
+  const messages: string[] = [];
+  const listeners: { re: RegExp; resolve: () => void }[] = [];
+  const done = waitForFluxSync(f.session, {
+    timeoutMs: 60_000,
+    ...options,
+    namespace: f.namespace,
+    progress: {
+      report: (message) => {
+        messages.push(message);
+        for (const l of listeners) if (l.re.test(message)) l.resolve();
+      },
+    },
+  });
+  // A wait that ends before the expected report fails the test with its outcome instead of hanging.
+  const reported = (re: RegExp): Promise<void> =>
+    messages.some((m) => re.test(m))
+      ? Promise.resolve()
+      : Promise.race([
+          new Promise<void>((resolve) => listeners.push({ re, resolve })),
+          done.then((outcome) => assert.fail(`the wait ended before reporting ${re}: ${JSON.stringify(outcome)}; reports: ${messages.join(' | ')}`)),
+        ]);
+  return { done, messages, reported };
+}
+
+function failure(outcome: ClusterOutcome<unknown>): string {
+  assert.ok(isFailure(outcome), 'the wait failed');
+  return `${outcome.type}: ${outcome.message}`;
+}
+
+test('seed 002: a Kustomization applying a git commit ends the wait (spec §6.3 <ref>@sha1:<sha>)', async (t) => {
+  const f = await fixture(t);
+  await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
+  await kustomizationStatus(f, 'app', { lastAppliedRevision: `main@sha1:${OLD_SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', `Applied revision: main@sha1:${OLD_SHA}`)] });
+
+  const wait = startWait(f, { kind: 'Kustomization', name: 'app', revision: SHA });
+  await wait.reported(new RegExp(`last applied revision main@sha1:${OLD_SHA}`));
+  // Progressing on the new revision: still waiting.
+  await kustomizationStatus(f, 'app', { conditions: [ready('Unknown', 'Progressing', 'Reconciliation in progress'), { type: 'Reconciling', status: 'True', reason: 'Progressing', message: '' }] });
+  await wait.reported(/Ready=Unknown \(Progressing/);
+  await kustomizationStatus(f, 'app', { lastAppliedRevision: `main@sha1:${SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', `Applied revision: main@sha1:${SHA}`)] });
+
+  const outcome = await wait.done;
+  assert.deepEqual(outcome, { type: 'ok', value: { kustomizations: [{ name: 'app', namespace: f.namespace, revision: `main@sha1:${SHA}`, message: `Applied revision: main@sha1:${SHA}` }] } });
+});
+
+test('seed 002: the Kustomizations of an OCIRepository applying an OCI digest end the wait (spec §6.3)', async (t) => {
+  const f = await fixture(t);
+  await createOciRepository(f, 'app');
+  await createKustomization(f, 'app-backend', { kind: 'OCIRepository', name: 'app' });
+  await createKustomization(f, 'app-frontend', { kind: 'OCIRepository', name: 'app' });
+  await createKustomization(f, 'unrelated', { kind: 'GitRepository', name: 'app' });
+
+  const wait = startWait(f, { kind: 'OCIRepository', name: 'app', revision: DIGEST });
+  await wait.reported(/Kustomization app-backend: .*Kustomization app-frontend:/);
+  await kustomizationStatus(f, 'app-backend', { lastAppliedRevision: `latest@${DIGEST}`, conditions: [ready('True', 'ReconciliationSucceeded', 'ok')] });
+  await wait.reported(/^Kustomization app-frontend: [^;]*$/); // one of the two is done
+  await kustomizationStatus(f, 'app-frontend', { lastAppliedRevision: `v1.2.0@${DIGEST}`, conditions: [ready('True', 'ReconciliationSucceeded', 'ok')] });
+
+  const outcome = await wait.done;
+  assert.equal(outcome.type, 'ok', isFailure(outcome) ? outcome.message : '');
+  assert.deepEqual(
+    !isFailure(outcome) && outcome.value.kustomizations.map((k) => [k.name, k.revision]),
+    [
+      ['app-backend', `latest@${DIGEST}`],
+      ['app-frontend', `v1.2.0@${DIGEST}`],
+    ],
+  );
+});
+
+test('seed 002/spec §6.2: a git commit is found through the OCI artifact’s org.opencontainers.image.revision', async (t) => {
+  const f = await fixture(t);
+  await createOciRepository(f, 'app');
+  await createKustomization(f, 'app', { kind: 'OCIRepository', name: 'app' });
+  await kustomizationStatus(f, 'app', { lastAppliedRevision: `latest@${DIGEST}`, conditions: [ready('True', 'ReconciliationSucceeded', `Applied revision: latest@${DIGEST}`)] });
+
+  const wait = startWait(f, { kind: 'Kustomization', name: 'app', revision: `main@sha1:${SHA}` });
+  await wait.reported(new RegExp(`last applied revision latest@${DIGEST}`));
+  // Play source-controller: the artifact's metadata carries the commit it was built from.
+  await f.custom.patchNamespacedCustomObjectStatus(
+    {
+      ...OCI,
+      namespace: f.namespace,
+      name: 'app',
+      body: {
+        status: {
+          observedGeneration: 1,
+          artifact: { revision: `latest@${DIGEST}`, digest: DIGEST, path: 'x', url: 'http://x', lastUpdateTime: new Date().toISOString(), metadata: { 'org.opencontainers.image.revision': `main@sha1:${SHA}` } },
+          conditions: [ready('True', 'Succeeded', `stored artifact for digest 'latest@${DIGEST}'`)],
+        },
+      },
+    },
+    merge,
+  );
+  const outcome = await wait.done;
+  assert.equal(outcome.type, 'ok', isFailure(outcome) ? outcome.message : '');
+});
+
+test('seed 002/spec §6.2: status.lastAppliedOriginRevision links a digest to a commit', async (t) => {
+  const f = await fixture(t);
+  await createKustomization(f, 'app', { kind: 'OCIRepository', name: 'app' });
+  await kustomizationStatus(f, 'app', {
+    lastAppliedRevision: `latest@${DIGEST}`,
+    lastAppliedOriginRevision: `main@sha1:${SHA}`,
+    conditions: [ready('True', 'ReconciliationSucceeded', 'ok')],
+  });
+  const outcome = await startWait(f, { kind: 'Kustomization', name: 'app', revision: SHA.slice(0, 8) }).done;
+  assert.equal(outcome.type, 'ok', isFailure(outcome) ? outcome.message : '');
+});
+
+test('seed 002/spec §6.4: Ready=False on the revision ends the wait with the controller’s reason and message', async (t) => {
+  const f = await fixture(t);
+  await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
+  const wait = startWait(f, { kind: 'Kustomization', name: 'app', revision: `main@sha1:${SHA}` });
+  await wait.reported(/has not reconciled generation 1 yet/);
+  await kustomizationStatus(f, 'app', {
+    lastAttemptedRevision: `main@sha1:${SHA}`,
+    conditions: [ready('False', 'BuildFailed', "kustomize build failed: accumulating resources: 'deploy/missing.yaml' not found")],
+  });
+  const message = failure(await wait.done);
+  assert.match(message, /^failed: BuildFailed: kustomize build failed: accumulating resources: 'deploy\/missing.yaml' not found — Flux did not apply main@sha1:/);
+});
+
+test('seed 002/spec §6.4: Stalled=True ends the wait with its reason', async (t) => {
+  const f = await fixture(t);
+  await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
+  await kustomizationStatus(f, 'app', {
+    conditions: [ready('False', 'InvalidPath', 'path ./deploy not found'), { type: 'Stalled', status: 'True', reason: 'InvalidPath', message: 'path ./deploy not found' }],
+  });
+  assert.match(failure(await startWait(f, { kind: 'Kustomization', name: 'app', revision: DIGEST }).done), /^failed: InvalidPath: path \.\/deploy not found/);
+});
+
+test('seed 002: the timeout says what was last seen', async (t) => {
+  const f = await fixture(t);
+  await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
+  await kustomizationStatus(f, 'app', { lastAppliedRevision: `main@sha1:${OLD_SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', 'ok')] });
+  const message = failure(await startWait(f, { kind: 'Kustomization', name: 'app', revision: SHA, timeoutMs: 1_500 }).done);
+  assert.equal(message, `timeout: Flux did not apply ${SHA} within 2 s; last seen: Kustomization app: last applied revision main@sha1:${OLD_SHA}, Ready=True (ReconciliationSucceeded: ok); waiting for ${SHA}`);
+
+  const missing = failure(await startWait(f, { kind: 'Kustomization', name: 'nope', revision: SHA, timeoutMs: 1_000 }).done);
+  assert.match(missing, /last seen: Kustomization .*\/nope does not exist \(yet\)$/);
+});
+
+test('seed 002: cancelling stops the wait; a bad revision is refused before any request', async (t) => {
+  const f = await fixture(t);
+  await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
+  const controller = new AbortController();
+  const wait = startWait(f, { kind: 'Kustomization', name: 'app', revision: SHA, signal: controller.signal });
+  await wait.reported(/has not reconciled generation 1 yet/);
+  controller.abort();
+  assert.equal((await wait.done).type, 'cancelled');
+
+  const before = f.session.requests.snapshot();
+  const bad = await waitForFluxSync(f.session, { kind: 'Kustomization', name: 'app', namespace: f.namespace, revision: 'v1.2.3' });
+  assert.match(failure(bad), /^invalid: "v1.2.3" is not a Flux revision/);
+  assert.equal(f.session.requests.since(before).total, 0);
+});
