@@ -1,0 +1,127 @@
+// Issue 6, end to end in a real VS Code (code-server): completion inserts a skeleton and a CI
+// variable that the editor then holds; hover shows each key's documentation. Screenshots in
+// test-output/e2e/.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { launchWorkbench, type Workbench } from './harness';
+
+const CONFIG = '.gitlab/agents/demo/config.yaml';
+const TEXT = `ci_access:
+  projects:
+    - id: acme/shop/web
+      protected_branches_only: true
+      rules:
+        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+          namespace: web-$CI_ENVIRONMENT_SLUG
+
+`;
+
+let wb: Workbench;
+let fixture: string;
+
+before(async () => {
+  fixture = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-e2e-completion-'));
+  const folder = path.join(fixture, 'demo-project');
+  mkdirSync(path.join(folder, '.gitlab', 'agents', 'demo'), { recursive: true });
+  writeFileSync(path.join(folder, CONFIG), TEXT);
+  wb = await launchWorkbench({ workspaceFolder: folder });
+  await wb.openFile(CONFIG);
+});
+
+after(async () => {
+  await wb?.close();
+  rmSync(fixture, { recursive: true, force: true });
+});
+
+const suggestWidget = () => wb.page.locator('.editor-widget.suggest-widget.visible');
+
+/** Opens the suggest widget at the cursor (Ctrl+Space) and waits for a row whose label is `label`. */
+async function suggest(label: string): Promise<void> {
+  const row = suggestWidget().locator(`.monaco-list-row[aria-label^="${label.replace(/["\\]/g, '\\$&')}"]`).first();
+  const deadline = Date.now() + 60_000;
+  // Asked before the language server is ready, the widget says "No suggestions": ask again.
+  for (;;) {
+    await wb.page.keyboard.press('Control+Space');
+    try {
+      await row.waitFor({ state: 'visible', timeout: 3_000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await wb.page.keyboard.press('Escape');
+    }
+  }
+}
+
+/** The text of an editor line as rendered (non-breaking spaces as spaces). */
+async function lineText(line: number): Promise<string> {
+  await wb.goTo(line, 1);
+  const rendered = wb.page.locator('.editor-group-container.active .monaco-editor .view-line');
+  const texts = await rendered.allInnerTexts();
+  const tops = await rendered.evaluateAll((nodes) => nodes.map((n) => Number.parseFloat((n as { style: { top: string } }).style.top)));
+  // Rendered lines are absolutely positioned; order them by their top to count lines.
+  const ordered = texts.map((t, i) => [tops[i]!, t.replace(/\u00a0/g, ' ')] as const).sort((a, b) => a[0] - b[0]);
+  const first = await firstVisibleLine();
+  return ordered[line - first]?.[1] ?? '';
+}
+
+/** 1-based number of the first rendered line (the editor scrolls to keep the cursor visible). */
+async function firstVisibleLine(): Promise<number> {
+  const numbers = await wb.page.locator('.editor-group-container.active .monaco-editor .line-numbers').allInnerTexts();
+  return Math.min(...numbers.map((n) => Number(n.trim())).filter((n) => Number.isFinite(n) && n > 0));
+}
+
+/** Saves the editor and waits until the file on disk holds `expected`. */
+async function savedText(predicate: (text: string) => boolean): Promise<string> {
+  await wb.focusEditor();
+  await wb.page.keyboard.press('Control+S');
+  const file = path.join(wb.workspace, CONFIG);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const text = readFileSync(file, 'utf8');
+    if (predicate(text) || Date.now() > deadline) return text;
+    await wb.page.waitForTimeout(100);
+  }
+}
+
+test('completing a new projects entry inserts the authorization skeleton; typing fills its placeholder', async () => {
+  await wb.typeAt(8, 1, '    - ');
+  await suggest('project authorization');
+  await wb.page.keyboard.press('Control+Space'); // show the documentation beside the list
+  await wb.screenshot('completion-project-skeleton');
+  await wb.page.keyboard.press('Enter');
+  await suggestWidget().waitFor({ state: 'hidden' });
+  await wb.page.keyboard.insertText('acme/shop/api'); // replaces the selected ${1:group/project}
+  await wb.page.keyboard.press('Escape');
+  assert.equal(await lineText(8), '    - id: acme/shop/api');
+  const saved = await savedText((t) => t.includes('acme/shop/api'));
+  assert.match(saved, /\n {4}- id: acme\/shop\/api\n {6}default_namespace: namespace\n {6}access_as:\n {8}agent: \{\}\n/);
+});
+
+test('completing a CI variable in an if: expression (spec §3.8)', async () => {
+  const line = 6;
+  const end = '        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH'.length + 1;
+  await wb.typeAt(line, end, ' && $CI_PIPELINE_SO');
+  await suggest('$CI_PIPELINE_SOURCE');
+  await wb.screenshot('completion-ci-variable');
+  await wb.page.keyboard.press('Enter');
+  await suggestWidget().waitFor({ state: 'hidden' });
+  assert.equal(await lineText(line), '        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE');
+  const saved = await savedText((t) => t.includes('$CI_PIPELINE_SOURCE'));
+  assert.ok(saved.includes('- if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE\n'), saved);
+});
+
+test('hover shows the documentation of a key: what it does, its default, since which version', async () => {
+  const text = await wb.hoverAt(4, 10, 60_000);
+  await wb.screenshot('hover-key-documentation');
+  assert.match(text, /protected_branches_only/);
+  assert.match(text, /Only jobs running for a protected branch or tag get the agent/);
+  assert.match(text, /Default: false/);
+  assert.match(text, /Since GitLab 17\.3/);
+  await wb.page.keyboard.press('Escape');
+  const section = await wb.hoverAt(1, 3, 30_000);
+  await wb.screenshot('hover-ci-access-documentation');
+  assert.match(section, /Authorize CI\/CD jobs of projects and groups/);
+});
