@@ -10,6 +10,7 @@ import { WorkspaceTrust } from './trust';
 import { registerWorkspaceCommands } from './workspaceCommands';
 import { registerPlanCommands } from './planCommands';
 import { PlanStore } from './planStore';
+import { registerFluxCommand } from './fluxCommand';
 
 export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
@@ -21,6 +22,7 @@ export class ClusterFeature {
     registerContextsCommand(this.router);
     registerPlanCommands(this.router, connection, documents, this.plans);
     registerWorkspaceCommands(this.router, connection);
+    registerFluxCommand(this.router, connection);
     this.trust.listen(connection);
     this.router.listen(connection);
   }
