@@ -35,6 +35,19 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
     assert.equal(insert('cadence'), 'cadence: "${1:0 18 * * *}"');
   });
 
+  test('multi-line skeletons show the lines they insert, where they will stand', () => {
+    const { candidates } = completeConfig('ci_access:\n  projects:\n    - ‸');
+    const docs = candidates.find((c) => c.label === 'project authorization')!.documentation!;
+    assert.ok(docs.endsWith('```yaml\n    - id: group/project\n      default_namespace: namespace\n      access_as:\n        agent: {}\n```'), docs);
+    const single = completeConfig('ci_access:\n  projects:\n    - id: a\n      ‸').candidates.find((c) => c.label === 'default_namespace')!;
+    assert.ok(!single.documentation!.includes('```'), 'one-line keys need no preview');
+  });
+
+  test('an empty namespace value offers the variables, slugs first (spec §3.7, §3.9)', () => {
+    const { candidates } = completeConfig('ci_access:\n  projects:\n    - id: a\n      rules:\n        - namespace: ‸\n');
+    assert.equal(sortedLabels(candidates)[0], '$CI_ENVIRONMENT_SLUG');
+  });
+
   test('editing an existing key replaces only its name', () => {
     const { candidates, text } = completeConfig('observability:\n  loggi‸ng:\n    level: info\n');
     assert.equal(accept(text, candidates.find((c) => c.label === 'google_profiler')!), 'observability:\n  google_profiler:\n    level: info\n');

@@ -1,5 +1,6 @@
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import { completeAgentConfig, completeEnvironmentTemplate, indexIds, type CompletionCandidate, type KnownIds, type ScenarioVariableName } from '../../../server/src/engine/completion';
+import { snippetPreview } from '../../../server/src/engine/completion/snippets';
 import type { CompatibilityTarget } from '../../../server/src/engine/config/compatibilityTarget';
 
 /** Marks the cursor in test documents (`|` would clash with `||` and template pipes). */
@@ -53,11 +54,5 @@ export function accept(text: string, candidate: CompletionCandidate): string {
   return text.slice(0, candidate.replace[0]) + inserted + text.slice(candidate.replace[1]);
 }
 
-/** `${1:x}` → x, `${1|a,b|}` → a, `$1`/`$0` → '', `\$` → `$`. */
-export function expandSnippet(snippet: string): string {
-  return snippet
-    .replace(/\$\{\d+\|((?:\\.|[^,|])*)[,|][^}]*\}/g, '$1')
-    .replace(/\$\{\d+:((?:\\.|[^}\\])*)\}/g, '$1')
-    .replace(/\$\d+/g, '')
-    .replace(/\\([$}\\,|])/g, '$1');
-}
+/** `${1:x}` → x, `${1|a,b|}` → a, `$1`/`$0` → '' (what an editor shows before the user types). */
+export const expandSnippet = snippetPreview;

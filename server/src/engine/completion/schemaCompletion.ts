@@ -1,6 +1,6 @@
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import { describeKey, type SchemaNode } from '../config/schemaLookup';
-import { enumNames, itemSkeleton, keySnippet, objectBody, TabStops } from './snippets';
+import { enumNames, itemSkeleton, keySnippet, objectBody, previewBlock, TabStops } from './snippets';
 import { sortKey, type CompletionCandidate } from './types';
 import type { DataPath } from './yamlContext';
 
@@ -31,18 +31,21 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const out: CompletionCandidate[] = [];
 
+  // Previews show the inserted lines where they will stand (after `- ` for a new list item).
+  const lead = place.newItem ? `${' '.repeat(Math.max(0, place.column - 2))}- ` : ' '.repeat(place.column);
   const skeleton = place.newItem && place.existingKeys.size === 0 && !place.keyOnly ? itemSkeleton(place.path) : null;
   if (skeleton) {
+    const insertText = objectBody(schema, skeleton.keys, place.column, place.path, new TabStops());
     out.push({
       label: skeleton.label,
       kind: 'skeleton',
-      insertText: objectBody(schema, skeleton.keys, place.column, place.path, new TabStops()),
+      insertText,
       snippet: true,
       replace: place.replace,
       sortText: sortKey(RANK.skeleton, 0),
       filterText: skeleton.keys[0],
       detail: skeleton.keys.join(', '),
-      documentation: (schema.markdownDescription ?? schema.description ?? '') as string,
+      documentation: `${(schema.markdownDescription ?? schema.description ?? '') as string}${previewBlock(insertText, lead)}`,
       preselect: true,
     });
   }
@@ -53,15 +56,16 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
     if (proposal && target === 'gitlab') continue;
     const deprecated = typeof property.deprecationMessage === 'string';
     const rank = deprecated ? RANK.deprecated : required.has(name) ? RANK.required : RANK.key;
+    const insertText = place.keyOnly ? name : keySnippet(name, property, place.column, place.path, new TabStops());
     out.push({
       label: name,
       kind: 'key',
-      insertText: place.keyOnly ? name : keySnippet(name, property, place.column, place.path, new TabStops()),
+      insertText,
       snippet: !place.keyOnly,
       replace: place.replace,
       sortText: sortKey(rank, i),
       detail: keyDetail(property, required.has(name), proposal),
-      documentation: describeKey(name, property),
+      documentation: describeKey(name, property) + previewBlock(insertText, lead),
       ...(deprecated ? { deprecated: true } : {}),
     });
   }

@@ -133,3 +133,18 @@ export function enumNames(members: readonly unknown[]): unknown[] {
   const names = members.filter((m) => typeof m === 'string');
   return names.length ? names : [...members];
 }
+
+/** What a snippet inserts with every placeholder at its default (the first choice, the placeholder text). */
+export function snippetPreview(snippet: string): string {
+  return snippet
+    .replace(/\$\{\d+\|((?:\\.|[^,|\\])*)[,|][^}]*\}/g, '$1')
+    .replace(/\$\{\d+:((?:\\.|[^}\\])*)\}/g, '$1')
+    .replace(/\$\d+/g, '')
+    .replace(/\\([$}\\,|])/g, '$1');
+}
+
+/** Markdown showing the lines a multi-line snippet inserts, after `lead` (e.g. `- `); empty for one-liners. */
+export function previewBlock(snippet: string, lead = ''): string {
+  if (!snippet.includes('\n')) return '';
+  return `\n\n\`\`\`yaml\n${lead}${snippetPreview(snippet)}\n\`\`\``;
+}
