@@ -7,7 +7,7 @@ import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } fr
 import { CLUSTER_COMMANDS, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
 import type { LspTestClient } from '../support/lspClient';
 import { clusterEnv, installFluxCrds, kubeConfig, uniqueNamespace, waitFor, type ClusterEnv } from './harness';
-import { execute, startClusterServer, type ProgressValue } from './lsp-support';
+import { startClusterServer, type ProgressValue } from './lsp-support';
 
 const REVISION = 'main@sha1:0123456789abcdef0123456789abcdef01234567';
 let env: ClusterEnv;
