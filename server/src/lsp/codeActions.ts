@@ -36,6 +36,14 @@ function quickFix(diagnostic: Diagnostic): { title: string; newText: string } | 
     case 'expr.bracedVariable':
     case 'expr.unknownVariable':
       return typeof data.replacement === 'string' ? { title: `Change to ${data.replacement}`, newText: data.replacement } : null;
+    case 'template.unquotedAction':
+      return typeof data.replacement === 'string' ? { title: 'Quote the value (GitLab parses the template as YAML first)', newText: data.replacement } : null;
+    case 'schema.removedKey':
+      return typeof data.renameTo === 'string' ? { title: `Rename to "${data.renameTo}"`, newText: data.renameTo } : null;
+    case 'template.unknownVariable':
+    case 'template.unknownFunction':
+    case 'config.imagePullSecretNamespace':
+      return typeof data.replacement === 'string' ? { title: `Change to "${data.replacement}"`, newText: data.replacement } : null;
     case 'schema.unknownKey':
     case 'schema.enum':
       return typeof data.suggestion === 'string' ? { title: `Change to "${data.suggestion}"`, newText: data.suggestion } : null;

@@ -1,12 +1,12 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { validateParsedAgentConfig } from '../engine/config/validateAgentConfig';
-import { validateEnvironmentTemplateSyntax } from '../engine/template/validateTemplateSyntax';
 import { classifyPath } from '../engine/files';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
 import { simulationContext } from './simulationContext';
+import { AgentFileLinks } from './templateDiagnostics';
 
 /** Edits arriving faster than this are validated once, after the last one. */
 const DEBOUNCE_MS = 75;
@@ -17,6 +17,8 @@ const DEBOUNCE_MS = 75;
  */
 export class DiagnosticsFeature {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** config.yaml and its environment template are checked together (engine/crossFile). */
+  private readonly agentFiles: AgentFileLinks;
 
   constructor(
     private readonly connection: Connection,
@@ -24,7 +26,12 @@ export class DiagnosticsFeature {
     private readonly settings: SettingsStore,
     private readonly models: DocumentModels,
   ) {
+    this.agentFiles = new AgentFileLinks(documents, models);
     documents.onDidOpen((e) => void this.validate(e.document));
+    // A change (or closing a dirty document, which reverts to the file on disk) alters what the
+    // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.
+    documents.onDidChangeContent((e) => this.scheduleDependents(e.document.uri));
+    documents.onDidClose((e) => this.scheduleDependents(e.document.uri));
     documents.onDidChangeContent((e) => this.schedule(e.document));
     documents.onDidClose((e) => {
       clearTimeout(this.timers.get(e.document.uri));
@@ -37,6 +44,13 @@ export class DiagnosticsFeature {
   /** Re-validates every open document (after a settings change). */
   revalidateAll(): void {
     for (const document of this.documents.all()) this.schedule(document);
+  }
+
+  private scheduleDependents(uri: string): void {
+    for (const dependent of this.agentFiles.dependents(uri)) {
+      const document = this.documents.get(dependent);
+      if (document) this.schedule(document);
+    }
   }
 
   private schedule(document: TextDocument): void {
@@ -61,8 +75,8 @@ export class DiagnosticsFeature {
     try {
       diagnostics =
         file.kind === 'agentConfig'
-          ? validateParsedAgentConfig(this.models.get(document), { target: settings.target, agentName: file.agentName, rules: simulationContext(document.uri, settings) })
-          : validateEnvironmentTemplateSyntax(document.getText());
+          ? [...validateParsedAgentConfig(this.models.get(document), { target: settings.target, agentName: file.agentName, rules: simulationContext(document.uri, settings) }), ...this.agentFiles.configDiagnostics(document, file, settings)]
+          : this.agentFiles.templateDiagnostics(document, file, settings);
     } catch (err) {
       // The server must stay up whatever the input: report the failure on the document instead.
       this.connection.console.error(`validation failed for ${document.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -4,7 +4,8 @@ import { isCompatibilityTarget, type CompatibilityTarget } from '../../engine/co
 import { validateAgentConfig } from '../../engine/config/validateAgentConfig';
 import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { classifyPath } from '../../engine/files';
-import { validateEnvironmentTemplateSyntax } from '../../engine/template/validateTemplateSyntax';
+import { agentFilesOnDisk } from '../../engine/crossFile/agentFilesOnDisk';
+import { validateEnvironmentTemplate } from '../../engine/template/diagnostics/validateEnvironmentTemplate';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
 
@@ -48,9 +49,17 @@ async function validateFile(file: string, target: CompatibilityTarget, io: CliIo
   } catch (err) {
     return { file, diagnostics: [fileError(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)] };
   }
-  const kind = classifyPath(path.resolve(io.cwd, file));
-  if (kind.kind === 'environmentTemplate') return { file, diagnostics: validateEnvironmentTemplateSyntax(text) };
-  return { file, diagnostics: validateAgentConfig(text, { target, ...(kind.kind === 'agentConfig' ? { agentName: kind.agentName } : {}) }) };
+  const absolute = path.resolve(io.cwd, file);
+  const kind = classifyPath(absolute);
+  // Templates and configs are also checked against their sibling file (engine/crossFile), with the preset scenarios.
+  if (kind.kind === 'environmentTemplate') {
+    const own = validateEnvironmentTemplate(text, { templateName: kind.templateName });
+    const together = kind.templateName === 'default' && !own.some((d) => d.severity === 'error') ? (await agentFilesOnDisk(absolute, kind.agentName)).templateDiagnostics(text) : [];
+    return { file, diagnostics: [...own, ...together] };
+  }
+  if (kind.kind !== 'agentConfig') return { file, diagnostics: validateAgentConfig(text, { target }) };
+  const together = (await agentFilesOnDisk(absolute, kind.agentName)).configDiagnostics(text);
+  return { file, diagnostics: [...validateAgentConfig(text, { target, agentName: kind.agentName }), ...together] };
 }
 
 /** Files are taken as given; directories are searched for agent configurations and templates. */

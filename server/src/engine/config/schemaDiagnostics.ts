@@ -1,4 +1,4 @@
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isSeq, type Node } from 'yaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { closestMatch } from '../text/didYouMean';
@@ -10,10 +10,10 @@ type DataPath = (string | number)[];
 
 /**
  * Validates the parsed configuration against the JSON Schema and turns every error into a
- * diagnostic on the exact key or value at fault, in words a user can act on.
+ * diagnostic on the exact key or value at fault, in words a user can act on. `validate` defaults to
+ * the agent configuration's validator; environment templates pass their own.
  */
-export function schemaDiagnostics(parsed: ParsedYaml, target: CompatibilityTarget): EngineDiagnostic[] {
-  const validate = agentConfigValidator(target);
+export function schemaDiagnostics(parsed: ParsedYaml, target: CompatibilityTarget, validate: ValidateFunction = agentConfigValidator(target)): EngineDiagnostic[] {
   if (validate(parsed.value)) return [];
   const out: EngineDiagnostic[] = [];
   const seen = new Set<string>();

@@ -1,0 +1,191 @@
+/**
+ * An agent's config.yaml and its environment_templates/default.yaml checked together (spec §2.1–§2.7):
+ * the template is rendered for every active scenario and every authorization that turns on
+ * resource management, and each file gets the problems that only the pair reveals.
+ */
+import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { readCiAccess, type AccessEntry } from '../access/model';
+import { scenarioForEntry, type JobScenario } from '../access/scenarios';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
+import type { EngineDiagnostic, Range } from '../diagnostics';
+import { renderGoTemplate, sourceSpanAt, type OutputSegment } from '../template/render/index';
+import { buildTemplateData } from '../template/templateVariables';
+import { TextIndex } from '../text/textIndex';
+import { dns1123LabelProblems } from '../vars/namespace';
+
+/**
+ * Ids a scenario cannot know. Long on purpose (8 and 7 digits, as on a large instance), so a name
+ * that fits with them fits with real ids too.
+ */
+export const PLACEHOLDER_PROJECT_ID = 12345678;
+export const PLACEHOLDER_AGENT_ID = 1234567;
+
+/** Enough projects to catch a slug problem without rendering thousands of times per keystroke. */
+const MAX_RENDERED_ENTRIES = 20;
+
+/** What both files' checks read. */
+export interface AgentFiles {
+  /** config.yaml, parsed; null when the agent has none (an empty configuration, spec §1.1). */
+  readonly config: ParsedYaml | null;
+  /** environment_templates/default.yaml; null when absent (GitLab uses its built-in template, spec §2.3). */
+  readonly templateText: string | null;
+  readonly agentName: string;
+  readonly scenarios: readonly JobScenario[];
+  readonly defaultBranch: string;
+}
+
+/** Groups that only `access_as: ci_job` puts the job in (spec §1.3): a template binding them assumes it. */
+const CI_JOB_GROUPS = /\bgitlab:(ci_job|project|project_env|project_env_tier|group|group_env_tier)\b/;
+
+/**
+ * On config.yaml: each authorization with `resource_management.enabled: true` whose `access_as` is not
+ * `ci_job`, while the template in use (the built-in one, or default.yaml binding `gitlab:…` groups)
+ * grants rights to the CI job's impersonated groups (spec §2.1, §2.7).
+ */
+export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[] {
+  const config = files.config;
+  if (!config?.doc || config.hasSyntaxErrors) return [];
+  const usesCiJobGroups = files.templateText === null || CI_JOB_GROUPS.test(files.templateText);
+  if (!usesCiJobGroups) return [];
+  const model = readCiAccess(config.value);
+  const out: EngineDiagnostic[] = [];
+  for (const entry of [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])]) {
+    if (!entry.resourceManagement || entry.accessAs === 'ci_job') continue;
+    const span = nodeSpan(nodeAtPath(config.doc, [...entry.path, 'resource_management', 'enabled'])?.node);
+    if (!span) continue;
+    const template = files.templateText === null ? "GitLab's built-in default template (there is no environment_templates/default.yaml)" : 'environment_templates/default.yaml';
+    out.push({
+      range: config.index.range(span[0], span[1]),
+      severity: 'warning',
+      code: 'crossFile.resourceManagementNeedsCiJob',
+      message:
+        `Resource management is on for ${entry.id ?? 'the instance'}, but its access_as is ${entry.accessAs}. ${template} grants rights to the CI job's groups (gitlab:project_env:…), ` +
+        'which only `access_as: ci_job` gives the job (spec §2.1, §2.7): the job could not use the namespace created for it. Set `access_as: {ci_job: {}}`.',
+    });
+  }
+  return out;
+}
+
+/**
+ * On default.yaml: render it as GitLab would for every active scenario with an environment and every
+ * authorization that enables resource management, and report, at the template text that produced them,
+ * namespaces that are not valid (spec §4.1) and rendering failures. Also notes when no authorization
+ * enables resource management (GitLab then never renders the template).
+ */
+export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[] {
+  const text = files.templateText;
+  if (text === null) return [];
+  const index = new TextIndex(text);
+  const model = files.config && !files.config.hasSyntaxErrors ? readCiAccess(files.config.value) : null;
+  const managed = model ? [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].filter((e) => e.resourceManagement) : [];
+  const out: EngineDiagnostic[] = [];
+  if (model && managed.length === 0) {
+    out.push({
+      range: index.range(0, index.lineEnd(0)),
+      severity: 'information',
+      code: 'crossFile.templateUnused',
+      message: 'No ci_access entry of config.yaml sets `resource_management: {enabled: true}`, so GitLab never renders this template (spec §2.2).',
+    });
+  }
+  const findings = new Findings();
+  for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
+    for (const job of files.scenarios) {
+      if (!job.environmentName) continue; // GitLab renders templates only for jobs with an environment (spec §2.2)
+      const scenario = scenarioForEntry(job, entry, files.defaultBranch);
+      const data = buildTemplateData(scenario, { agentId: PLACEHOLDER_AGENT_ID, agentName: files.agentName, projectId: PLACEHOLDER_PROJECT_ID });
+      if (!data.ok) continue;
+      const label = `"${job.name}" (project ${scenario.projectPath})`;
+      const rendered = renderGoTemplate(text, data.data);
+      if (!rendered.ok) {
+        // Syntax errors are the single-file check's; execution errors depend on the data.
+        if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
+        continue;
+      }
+      for (const problem of namespaceProblems(rendered.text, rendered.segments, index)) findings.add(problem.range, 'warning', 'crossFile.invalidNamespace', problem.message, label);
+    }
+  }
+  return [...out, ...findings.diagnostics()];
+}
+
+/** One entry per project path: the template data depends only on the project (and the scenario). */
+function distinctProjects(entries: readonly (AccessEntry | null)[]): (AccessEntry | null)[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    const key = e ? `${e.kind}:${e.id ?? ''}`.toLowerCase() : '';
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+interface NamespaceProblem {
+  readonly range: Range;
+  readonly message: string;
+}
+
+/** Namespace names and `metadata.namespace` values of the rendered objects that are not DNS-1123 labels. */
+function namespaceProblems(rendered: string, segments: readonly OutputSegment[], index: TextIndex): NamespaceProblem[] {
+  const docs = parseAllDocuments(rendered, { version: '1.1', logLevel: 'error', prettyErrors: false, uniqueKeys: false });
+  const doc = Array.isArray(docs) ? docs[0] : undefined;
+  if (!doc || doc.errors.length) return []; // the single-file check and apply report unreadable output
+  const objects = doc.get('objects', true);
+  if (!isSeq(objects)) return [];
+  const out: NamespaceProblem[] = [];
+  for (const item of objects.items) {
+    if (!isMap(item)) continue;
+    const kind = item.get('kind');
+    const metadata = item.get('metadata', true);
+    if (!isMap(metadata)) continue;
+    const fields = kind === 'Namespace' ? [['name', 'The Namespace name'] as const] : [['namespace', `The namespace of this ${typeof kind === 'string' ? kind : 'object'}`] as const];
+    for (const [field, what] of fields) {
+      const node = metadata.get(field, true) as Node | undefined;
+      if (!isScalar(node) || typeof node.value !== 'string' && typeof node.value !== 'number') continue;
+      const value = String(node.value);
+      const problems = dns1123LabelProblems(value);
+      if (problems.length === 0) continue;
+      const span = nodeSpan(node);
+      if (!span) continue;
+      out.push({
+        range: templateRange(index, segments, span[0], span[1]),
+        message: `${what} renders as "${value}", which is not a valid namespace name (DNS-1123 label, spec §4.1): it ${problems.map((p) => p.message).join('; ')}. Use slugify, lower or replace, or .legacy_namespace (spec §2.4).`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The template text that produced `[start, end)` of the rendered output. */
+function templateRange(index: TextIndex, segments: readonly OutputSegment[], start: number, end: number): Range {
+  const first = sourceSpanAt(segments, start);
+  const last = sourceSpanAt(segments, Math.max(start, end - 1)) ?? first;
+  if (!first) return index.range(0, 0);
+  return index.range(first.start, Math.max(first.end, last?.end ?? first.end));
+}
+
+/** Problems collected over many renderings: one diagnostic per place and message kind, naming the scenarios. */
+class Findings {
+  private readonly byPlace = new Map<string, { range: Range; severity: 'error' | 'warning'; code: string; message: string; scenarios: string[] }>();
+
+  add(range: Range, severity: 'error' | 'warning', code: string, message: string, scenario: string): void {
+    const key = `${code}|${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
+    const found = this.byPlace.get(key);
+    if (found) {
+      if (!found.scenarios.includes(scenario)) found.scenarios.push(scenario);
+      return;
+    }
+    this.byPlace.set(key, { range, severity, code, message, scenarios: [scenario] });
+  }
+
+  diagnostics(): EngineDiagnostic[] {
+    return [...this.byPlace.values()].map((f) => {
+      const shown = f.scenarios.slice(0, 3).join(', ') + (f.scenarios.length > 3 ? ` and ${f.scenarios.length - 3} more` : '');
+      return {
+        range: f.range,
+        severity: f.severity,
+        code: f.code,
+        message: `${f.message} — in scenario ${shown} (ids assumed: project ${PLACEHOLDER_PROJECT_ID}, agent ${PLACEHOLDER_AGENT_ID}).`,
+        data: { scenarios: f.scenarios },
+      };
+    });
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Values that start with `{{` unquoted (spec §2.3): YAML reads `{{ … }}` as a flow mapping, and GitLab
+ * parses the raw template as YAML before rendering it, so such a value either breaks the job or is not
+ * the string it looks like. Found on the YAML tree (flow mappings whose text starts with `{{`), so
+ * comments, quoted strings and block scalars are never mistaken for one.
+ */
+import { visit, type Document } from 'yaml';
+import type { EngineDiagnostic } from '../../diagnostics';
+import type { TextIndex } from '../../text/textIndex';
+
+/** Control actions cannot become strings: quoting `{{ if … }}` would change the template. */
+const CONTROL_ACTION = /^\{\{-?\s*(if|else|end|range|with|define|block|template|break|continue)\b/;
+
+/** Every unquoted `{{` value: an error on the value, with the quoted text as the fix when there is one. */
+export function unquotedActionDiagnostics(doc: Document, text: string, index: TextIndex): EngineDiagnostic[] {
+  const out: EngineDiagnostic[] = [];
+  const seenLines = new Set<number>();
+  visit(doc, {
+    Map(_, node) {
+      if (!node.flow || !node.range || !text.startsWith('{{', node.range[0])) return undefined;
+      const start = node.range[0];
+      const line = index.positionAt(start).line;
+      if (seenLines.has(line)) return visit.SKIP;
+      seenLines.add(line);
+      const end = valueEnd(text, start, index.lineEnd(line));
+      const value = text.slice(start, end);
+      const control = CONTROL_ACTION.test(value);
+      out.push({
+        range: index.range(start, end),
+        severity: 'error',
+        code: 'template.unquotedAction',
+        message: control
+          ? 'This line starts a value with `{{`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3). Put control actions such as `{{ if … }}` or `{{ end }}` in a YAML comment (`# {{ if … }}`): the template still evaluates them.'
+          : `This value starts with \`{{\`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3). Quote the whole value: ${quoteYamlValue(value)}.`,
+        ...(control ? {} : { data: { replacement: quoteYamlValue(value) } }),
+      });
+      return visit.SKIP;
+    },
+  });
+  return out;
+}
+
+/** The value runs to the end of the line, before a ` #` comment that is outside the actions. */
+function valueEnd(text: string, start: number, lineEnd: number): number {
+  let depth = 0;
+  for (let i = start; i < lineEnd; i++) {
+    if (text.startsWith('{{', i)) {
+      depth++;
+      i++;
+    } else if (text.startsWith('}}', i)) {
+      depth = Math.max(0, depth - 1);
+      i++;
+    } else if (depth === 0 && text[i] === '#' && /\s/.test(text[i - 1] ?? '')) {
+      return start + text.slice(start, i).trimEnd().length;
+    }
+  }
+  return start + text.slice(start, lineEnd).trimEnd().length;
+}
+
+/** A double-quoted YAML scalar, or single-quoted when the value has double quotes (template strings do). */
+export function quoteYamlValue(value: string): string {
+  if (value.includes('"')) return `'${value.replace(/'/g, "''")}'`;
+  return `"${value.replace(/\\/g, '\\\\')}"`;
+}

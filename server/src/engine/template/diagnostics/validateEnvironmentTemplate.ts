@@ -1,0 +1,64 @@
+/**
+ * Checks of one environment template file on its own (spec §2.3–§2.6), in GitLab's order: the raw text
+ * must be YAML (Rails loads it before rendering), of the template schema's shape, a valid Go template
+ * that calls only existing functions and reads only GitLab's variables; and only `default.yaml` is used.
+ * Checks that need the agent configuration or scenarios live in engine/crossFile.
+ */
+import { parseDocument } from 'yaml';
+import { schemaDiagnostics } from '../../config/schemaDiagnostics';
+import { parseYaml } from '../../config/yamlDocument';
+import type { EngineDiagnostic } from '../../diagnostics';
+import { TextIndex } from '../../text/textIndex';
+import { environmentTemplateValidator } from './templateSchema';
+import { templateReferenceDiagnostics } from './templateReferences';
+import { unquotedActionDiagnostics } from './unquotedActions';
+
+/** Rails always asks KAS for the template named `default` (spec §2.3). */
+export const USED_TEMPLATE_NAME = 'default';
+
+export interface TemplateFileOptions {
+  /** The file name without `.yaml`/`.yml` (`default` for `default.yaml`). */
+  readonly templateName?: string;
+}
+
+/** Every problem of one template file, sorted by position. */
+export function validateEnvironmentTemplate(text: string, options: TemplateFileOptions = {}): EngineDiagnostic[] {
+  const name = options.templateName ?? USED_TEMPLATE_NAME;
+  const index = new TextIndex(text);
+  const out: EngineDiagnostic[] = [];
+
+  if (name !== USED_TEMPLATE_NAME) {
+    out.push({
+      range: index.range(0, index.lineEnd(0)),
+      severity: 'warning',
+      code: 'template.ignoredFile',
+      message: `GitLab uses only environment_templates/default.yaml (spec §2.3); "${name}" is never read, so its objects are never created. Rename it to default.yaml to use it.`,
+    });
+  }
+
+  // Unquoted `{{` values first, on a quiet parse: converting such a document to data makes the yaml
+  // library warn about mapping keys on the process's stderr.
+  const raw = parseDocument(text, { version: '1.1', logLevel: 'error', prettyErrors: false, uniqueKeys: false });
+  const unquoted = unquotedActionDiagnostics(raw, text, index);
+  if (unquoted.length > 0) {
+    // A YAML error caused by an unquoted `{{` is explained once, by the unquoted-action diagnostic.
+    const explainedLines = new Set(unquoted.flatMap((d) => [d.range.start.line, d.range.start.line + 1]));
+    out.push(...unquoted);
+    for (const error of raw.errors) {
+      const range = index.range(error.pos[0], Math.max(error.pos[1], error.pos[0] + 1));
+      if (!explainedLines.has(range.start.line)) out.push({ range, severity: 'error', code: 'yaml.syntax', message: error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') });
+    }
+  } else {
+    const parsed = parseYaml(text);
+    out.push(...parsed.diagnostics.map((d) => (d.code === 'yaml.extraDocument' ? { ...d, message: 'GitLab reads only the first YAML document of the template; this document and the ones after it are ignored.' } : d)));
+    if (!parsed.hasSyntaxErrors) out.push(...schemaDiagnostics(parsed, 'gitlab', environmentTemplateValidator()).map(templateSchemaWording));
+  }
+  out.push(...templateReferenceDiagnostics(text, name));
+  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+/** Unknown keys of a template: GitLab's handling is unknown ([U]), so a warning rather than an error. */
+function templateSchemaWording(d: EngineDiagnostic): EngineDiagnostic {
+  if (d.code !== 'schema.unknownKey') return d;
+  return { ...d, severity: 'warning', message: `${d.message} GitLab reads only these keys of a template; this one has no effect.` };
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseYaml } from '../engine/config/yamlDocument';
+import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from '../engine/crossFile/agentFiles';
+import type { EngineDiagnostic } from '../engine/diagnostics';
+import type { FileKind } from '../engine/files';
+import { validateEnvironmentTemplate } from '../engine/template/diagnostics/validateEnvironmentTemplate';
+import type { ServerSettings } from '../protocol';
+import type { DocumentModels } from './documentModels';
+import { activeScenarios } from './simulationContext';
+
+const CONFIG_NAMES = ['config.yaml', 'config.yml'];
+const TEMPLATE_NAMES = ['environment_templates/default.yaml', 'environment_templates/default.yml'];
+
+/**
+ * The editor side of checking an agent's config.yaml and environment_templates/default.yaml
+ * together: finds the sibling (the open document when there is one, so unsaved edits count;
+ * otherwise the file on disk), and says which open documents must be checked again when one changes.
+ */
+export class AgentFileLinks {
+  constructor(
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly models: DocumentModels,
+  ) {}
+
+  /** Diagnostics of an environment template: its own checks plus those against config.yaml. */
+  templateDiagnostics(document: TextDocument, file: Extract<FileKind, { kind: 'environmentTemplate' }>, settings: ServerSettings): EngineDiagnostic[] {
+    const own = validateEnvironmentTemplate(document.getText(), { templateName: file.templateName });
+    if (file.templateName !== 'default' || own.some((d) => d.severity === 'error')) return own;
+    const configText = this.sibling(document.uri, CONFIG_NAMES, '../');
+    const config = configText === null ? null : this.parsedSibling(configText);
+    return [...own, ...templateCrossFileDiagnostics(this.files(config, document.getText(), file.agentName, settings))];
+  }
+
+  /** The cross-file diagnostics of config.yaml (its own checks run elsewhere). */
+  configDiagnostics(document: TextDocument, file: Extract<FileKind, { kind: 'agentConfig' }>, settings: ServerSettings): EngineDiagnostic[] {
+    const template = this.sibling(document.uri, TEMPLATE_NAMES, './');
+    return configCrossFileDiagnostics(this.files(this.models.get(document), template?.text ?? null, file.agentName, settings));
+  }
+
+  /** Open documents whose diagnostics depend on `uri`: the agent's config for its default template, and back. */
+  dependents(uri: string): string[] {
+    const match = /^(.*\/\.gitlab\/agents\/[^/]+\/)(config\.ya?ml|environment_templates\/default\.ya?ml)$/.exec(uri);
+    if (!match) return [];
+    const others = match[2].startsWith('config') ? TEMPLATE_NAMES : CONFIG_NAMES;
+    return others.map((name) => match[1] + name).filter((other) => this.documents.get(other) !== undefined);
+  }
+
+  private files(config: ReturnType<typeof parseYaml> | null, templateText: string | null, agentName: string, settings: ServerSettings): AgentFiles {
+    return { config, templateText, agentName, scenarios: activeScenarios(settings), defaultBranch: settings.defaultBranch };
+  }
+
+  private parsedSibling(sibling: { uri: string; text: string }) {
+    const open = this.documents.get(sibling.uri);
+    return open ? this.models.get(open) : parseYaml(sibling.text);
+  }
+
+  /** The first of `names` (relative to `base` from the document's folder) that is open or on disk. */
+  private sibling(uri: string, names: readonly string[], base: string): { uri: string; text: string } | null {
+    for (const name of names) {
+      const target = new URL(base + name, uri).href;
+      const open = this.documents.get(target);
+      if (open) return { uri: target, text: open.getText() };
+      if (!target.startsWith('file:')) continue;
+      try {
+        return { uri: target, text: readFileSync(fileURLToPath(target), 'utf8') };
+      } catch {
+        // not on disk either: try the next spelling
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,94 @@
+// config.yaml and environment_templates/default.yaml validated together over stdio (spec §2.1,
+// §2.7, §4.1): editing one file updates the other file's diagnostics without touching it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import { agentConfigUri, LspTestClient } from '../support/lspClient';
+import { rangeOf } from '../support/ranges';
+
+const NEEDS_CI_JOB = 'crossFile.resourceManagementNeedsCiJob';
+const INVALID_NAMESPACE = 'crossFile.invalidNamespace';
+const has = (code: string) => (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => d.code === code);
+const lacks = (code: string) => (p: PublishDiagnosticsParams) => !p.diagnostics.some((d) => d.code === code);
+
+const BINDING_TEMPLATE = `objects:
+  - apiVersion: v1
+    kind: Namespace
+    metadata:
+      name: "{{ .project.slug }}-{{ .environment.slug }}"
+  - apiVersion: rbac.authorization.k8s.io/v1
+    kind: RoleBinding
+    metadata:
+      name: deployers
+      namespace: "{{ .project.slug }}-{{ .environment.slug }}"
+    subjects:
+      - kind: Group
+        apiGroup: rbac.authorization.k8s.io
+        name: "gitlab:project_env:{{ .project.id }}:{{ .environment.slug }}"
+    roleRef:
+      apiGroup: rbac.authorization.k8s.io
+      kind: ClusterRole
+      name: admin
+`;
+
+describe('LSP over stdio: config and template checked together', () => {
+  let client: LspTestClient;
+  before(async () => {
+    client = await LspTestClient.start();
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  test('§2.1/§2.7 resource_management without ci_job warns (built-in template); the warning follows the template', async () => {
+    const configUri = agentConfigUri('xf-impersonation');
+    const templateUri = agentConfigUri('xf-impersonation', 'environment_templates/default.yaml');
+    const config = 'ci_access:\n  projects:\n    - id: acme/app\n      resource_management:\n        enabled: true\n';
+    const opened = await client.open(configUri, config);
+    const warning = opened.diagnostics.find((d) => d.code === NEEDS_CI_JOB);
+    assert.ok(warning, JSON.stringify(opened.diagnostics));
+    assert.equal(warning.severity, 2);
+    assert.deepEqual(warning.range, rangeOf(config, 'true'));
+    assert.match(warning.message, /built-in default template/);
+
+    // A custom template that grants rights to a fixed user no longer assumes ci_job: the config's warning goes.
+    const configUpdate = client.nextDiagnostics(configUri, lacks(NEEDS_CI_JOB));
+    await client.open(templateUri, BINDING_TEMPLATE.replace('kind: Group', 'kind: User').replace('"gitlab:project_env:{{ .project.id }}:{{ .environment.slug }}"', 'deployer'));
+    await configUpdate;
+
+    // Binding the CI job's group again brings it back, still without touching config.yaml.
+    const back = client.nextDiagnostics(configUri, has(NEEDS_CI_JOB));
+    await client.change(templateUri, BINDING_TEMPLATE);
+    const warned = await back;
+    assert.match(warned.diagnostics.find((d) => d.code === NEEDS_CI_JOB)!.message, /environment_templates\/default\.yaml grants rights/);
+
+    const fixed = await client.change(configUri, config.replace('      resource_management', '      access_as:\n        ci_job: {}\n      resource_management'));
+    assert.deepEqual(fixed.diagnostics.filter((d) => d.code === NEEDS_CI_JOB), []);
+  });
+
+  test('§4.1 a template namespace invalid for some scenario warns at the template line; fixing the project id in config.yaml clears it', async () => {
+    const configUri = agentConfigUri('xf-namespace');
+    const templateUri = agentConfigUri('xf-namespace', 'environment_templates/default.yaml');
+    const config = 'ci_access:\n  projects:\n    - id: acme/My_App\n      access_as:\n        ci_job: {}\n      resource_management:\n        enabled: true\n';
+    await client.open(configUri, config);
+    const { diagnostics } = await client.open(templateUri, BINDING_TEMPLATE);
+    const invalid = diagnostics.filter((d) => d.code === INVALID_NAMESPACE);
+    assert.deepEqual(
+      invalid.map((d) => d.range),
+      [rangeOf(BINDING_TEMPLATE, '"{{ .project.slug }}-{{ .environment.slug }}"'), rangeOf(BINDING_TEMPLATE, '"{{ .project.slug }}-{{ .environment.slug }}"', 1)],
+    );
+    assert.match(invalid[0].message, /renders as "My_App-production"/);
+    assert.match(invalid[0].message, /scenario "default branch → production" \(project acme\/My_App\)/);
+
+    const cleared = client.nextDiagnostics(templateUri, lacks(INVALID_NAMESPACE));
+    await client.change(configUri, config.replace('My_App', 'my-app'));
+    await cleared;
+  });
+
+  test('§2.2 a template no authorization uses says so (information)', async () => {
+    const configUri = agentConfigUri('xf-unused');
+    await client.open(configUri, 'ci_access:\n  projects:\n    - id: acme/app\n');
+    const { diagnostics } = await client.open(agentConfigUri('xf-unused', 'environment_templates/default.yaml'), BINDING_TEMPLATE.replace(/\{\{ \.project\.slug \}\}-/g, ''));
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['crossFile.templateUnused', 3]]);
+  });
+});
