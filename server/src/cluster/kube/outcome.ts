@@ -65,6 +65,19 @@ function parseStatusBody(body: unknown): StatusBody | undefined {
   return value !== null && typeof value === 'object' ? (value as StatusBody) : undefined;
 }
 
+/**
+ * client-node's generated APIs put the response into the message (`HTTP-Code: 401\nMessage: …\nBody:
+ * {json}\nHeaders: …`) and sometimes leave `body` empty: take the Status from there.
+ */
+function statusFromMessage(message: string): StatusBody | undefined {
+  if (!message.startsWith('HTTP-Code:')) return undefined;
+  const body = /^Body: (.*)$/m.exec(message)?.[1];
+  const parsed = body && body !== 'undefined' ? parseStatusBody(body) : undefined;
+  if (parsed?.message) return parsed;
+  const line = /^Message: (.*)$/m.exec(message)?.[1];
+  return line ? { message: line } : undefined;
+}
+
 const MANAGER_IN_CAUSE = /conflict with "((?:[^"\\]|\\.)*)"/;
 
 /** The field managers named by a 409's causes (`conflict with "kubectl" using v1`), deduplicated. */
@@ -103,7 +116,7 @@ export function outcomeFromError(err: unknown, ref?: ObjectRef): ClusterFailure 
   if (name === 'AbortError' || (err as { type?: unknown } | null)?.type === 'aborted') return { type: 'cancelled', ref, message: 'cancelled' };
   const status = httpStatus(err);
   if (status !== undefined) {
-    const body = parseStatusBody((err as { body?: unknown }).body);
+    const body = parseStatusBody((err as { body?: unknown }).body) ?? statusFromMessage(message);
     const text = body?.message ?? message;
     const causes = body?.details?.causes ?? [];
     switch (status) {

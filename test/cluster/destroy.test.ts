@@ -1,0 +1,128 @@
+// Deleting environment resources on the real control plane (issue 5, delete_resources: on_stop):
+// exactly the inventory's objects in reverse order, then the inventory; idempotent (twice, after
+// objects deleted by hand, after a crash half-way); `never` refuses; a 403 names the object.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { executeDestroy } from '../../server/src/cluster/destroy/execute';
+import { describeDestroyPlan, planDestroy } from '../../server/src/cluster/destroy/plan';
+import { describeOutcome } from '../../server/src/cluster/kube/outcome';
+import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
+import { clusterEnv, kubeConfig, statusCode } from './harness';
+
+const TEMPLATE = fixtureTemplate('namespace-sa-rolebinding.yaml');
+
+async function exists(read: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await read();
+    return true;
+  } catch (err) {
+    if (statusCode(err) === 404) return false;
+    throw err;
+  }
+}
+
+test('destroy deletes exactly the inventory objects in reverse order, then the inventory; a second run has nothing to do', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-twice');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('twice'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  // Not in the inventory: must survive while its namespace lives (and go with the namespace).
+  await core.createNamespacedConfigMap({ namespace: scope.agentNamespace, body: { metadata: { name: 'unrelated' } } });
+
+  const plan = expectOk(await planDestroy(session, { inventory: env.inventory, deleteResources: env.deleteResources }));
+  assert.deepEqual(plan.deletions.map((d) => d.ref.kind).sort(), ['Namespace', 'RoleBinding', 'ServiceAccount']);
+  const order: string[] = [];
+  const result = expectOk(await executeDestroy(session, plan, { progress: { report: (m) => void (m.startsWith('deleting ') && order.push(m)) } }));
+  // Reverse tiers: RBAC and ServiceAccount (any order within the tier) before the Namespace, the inventory last.
+  assert.match(order.at(-2) ?? '', /^deleting core\/v1\/Namespace /);
+  assert.match(order.at(-1) ?? '', /^deleting inventory /);
+  assert.equal(result.deleted.length, 3);
+  assert.equal(result.inventoryDeleted, true);
+  assert.equal(await exists(() => core.readNamespace({ name: ns })), false, 'the namespace is gone (waited for)');
+  assert.equal(await exists(() => core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace })), false);
+  assert.equal(await exists(() => core.readNamespacedConfigMap({ name: 'unrelated', namespace: scope.agentNamespace })), true, 'objects outside the inventory are untouched');
+
+  const again = expectOk(await planDestroy(session, { inventory: env.inventory }));
+  assert.equal(again.inventoryExists, false);
+  assert.deepEqual(describeDestroyPlan(again), [`No inventory ${scope.agentNamespace}/${env.inventory.name}: nothing to delete.`]);
+  const second = expectOk(await executeDestroy(session, again));
+  assert.deepEqual({ deleted: second.deleted, inventoryDeleted: second.inventoryDeleted, writes: second.requests.writes }, { deleted: [], inventoryDeleted: false, writes: 0 });
+});
+
+test('destroy finishes the job after objects were deleted by hand', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-hand');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('hand'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await core.deleteNamespacedServiceAccount({ name: 'deployer', namespace: ns });
+
+  const plan = expectOk(await planDestroy(session, { inventory: env.inventory }));
+  assert.deepEqual(plan.skipped.map((s) => [s.ref.name, s.reason]), [['deployer', 'already gone']]);
+  assert.equal(plan.deletions.length, 2);
+  expectOk(await executeDestroy(session, plan));
+  assert.equal(await exists(() => core.readNamespace({ name: ns })), false);
+});
+
+test('destroy after a crash half-way (cancelled after the first deletion) completes when run again', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-crash');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('crash'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+
+  const controller = new AbortController();
+  const plan = expectOk(await planDestroy(session, { inventory: env.inventory }));
+  const interrupted = await executeDestroy(session, plan, {
+    signal: controller.signal,
+    concurrency: 1,
+    progress: { report: (m) => void (m.startsWith('deleting ') && controller.abort()) },
+  });
+  assert.equal(interrupted.type, 'cancelled');
+  assert.match(describeOutcome(interrupted), /Running the operation again finishes it/);
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  assert.equal(await exists(() => core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace })), true, 'the inventory survives the crash');
+  assert.equal(await exists(() => core.readNamespace({ name: ns })), true, 'the namespace (last tier) was not reached');
+
+  const resumed = expectOk(await planDestroy(session, { inventory: env.inventory }));
+  assert.equal(resumed.skipped.length, 1, 'the object deleted before the crash is already gone');
+  assert.equal(resumed.deletions.length, 2);
+  expectOk(await executeDestroy(session, resumed));
+  assert.equal(await exists(() => core.readNamespace({ name: ns })), false);
+  assert.equal(await exists(() => core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace })), false);
+});
+
+test('delete_resources: never refuses with an explanation and deletes nothing', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-never');
+  const env = prepare(TEMPLATE.replace('delete_resources: on_stop', 'delete_resources: never'), uniqueEnvironmentName('never'), scope.agentNamespace);
+  scope.track(env);
+  assert.equal(env.deleteResources, 'never');
+  await applyOk(session, env);
+  const refused = await planDestroy(session, { inventory: env.inventory, deleteResources: env.deleteResources });
+  assert.equal(refused.type, 'refused');
+  assert.match(describeOutcome(refused), /delete_resources: never`: GitLab never deletes the resources of this environment \(spec §2\.3\)\. Change it to `on_stop`/);
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  assert.equal(await exists(() => core.readNamespace({ name: `${env.data.environment.slug}-42-7` })), true);
+});
+
+test('an identity that may not delete gets a 403 naming the object, and nothing is deleted', async (t) => {
+  const admin = await testSession(t);
+  const { restrictedNamespace } = await clusterEnv();
+  const scope = await environmentScope(t, 'destroy-forbidden');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('forbidden'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(admin, env);
+  const restricted = await testSession(t, 'restricted');
+  const plan = await planDestroy(restricted, { inventory: env.inventory });
+  assert.equal(plan.type, 'forbidden');
+  assert.match(describeOutcome(plan), new RegExp(`^Forbidden on core/v1/ConfigMap '${env.inventory.name}' in namespace '${scope.agentNamespace}': .*agentcfg-restricted.*Ask a cluster administrator`));
+  assert.notEqual(restrictedNamespace, scope.agentNamespace);
+});
