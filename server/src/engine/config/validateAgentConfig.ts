@@ -1,4 +1,4 @@
-import { readCiAccess } from '../access/model';
+import { readCiAccess, type CiAccessModel } from '../access/model';
 import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { CompatibilityTarget } from './compatibilityTarget';
@@ -14,6 +14,8 @@ export interface ValidateOptions {
   readonly agentName?: string;
   /** Scenarios and policies for the rules and namespace checks; without it those checks are skipped. */
   readonly rules?: RuleCheckContext;
+  /** `ci_access` already read from this parse (so a caller that has it does not read it twice). */
+  readonly ciAccess?: CiAccessModel;
 }
 
 /** A bound on what one file can produce, so a file of random bytes does not flood the editor. */
@@ -21,12 +23,35 @@ export const MAX_DIAGNOSTICS = 500;
 
 /** Validates an agent configuration already parsed with `parseYaml`. */
 export function validateParsedAgentConfig(parsed: ParsedYaml, options: ValidateOptions = {}): EngineDiagnostic[] {
+  return finalizeDiagnostics([...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options)]);
+}
+
+/**
+ * Every check that reads only the part of the document it is given: YAML problems, the schema,
+ * cross-field rules inside one section, rules and namespaces of each entry. The incremental
+ * validator runs these on one `ci_access`/`user_access` entry at a time (and on the rest of the
+ * file), so a check added here must not look across list entries — put such a check in
+ * `wholeFileDiagnostics`.
+ */
+export function partDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {}): EngineDiagnostic[] {
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.hasSyntaxErrors) diagnostics.push(...schemaDiagnostics(parsed, options.target ?? 'proposal'));
-  diagnostics.push(...semanticDiagnostics(parsed, options.agentName));
   diagnostics.push(...crossFieldDiagnostics(parsed));
-  if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
-  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, options.ciAccess ?? readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
+  return diagnostics;
+}
+
+/** Checks of the whole file: size, agent name, emptiness, list limits, duplicate ids across entries. */
+export function wholeFileDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {}): EngineDiagnostic[] {
+  return semanticDiagnostics(parsed, options.agentName);
+}
+
+/**
+ * Orders diagnostics by position (then code and message, so the order never depends on which
+ * check ran first) and caps their number.
+ */
+export function finalizeDiagnostics(diagnostics: EngineDiagnostic[]): EngineDiagnostic[] {
+  diagnostics.sort(compareDiagnostics);
   if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
   const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
   kept.push({
@@ -36,6 +61,17 @@ export function validateParsedAgentConfig(parsed: ParsedYaml, options: ValidateO
     message: `${diagnostics.length - MAX_DIAGNOSTICS} more problems are not shown; fix the ones above first.`,
   });
   return kept;
+}
+
+function compareDiagnostics(a: EngineDiagnostic, b: EngineDiagnostic): number {
+  return (
+    a.range.start.line - b.range.start.line ||
+    a.range.start.character - b.range.start.character ||
+    a.range.end.line - b.range.end.line ||
+    a.range.end.character - b.range.end.character ||
+    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
 }
 
 /** Parses and validates the text of a `.gitlab/agents/<agent>/config.yaml`. */

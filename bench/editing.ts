@@ -1,0 +1,311 @@
+// Benchmark (not a test): the editing experience of our language server side by side with
+// yaml-language-server 1.25.0 (configured with our JSON schema) on the same agent configurations —
+// 10, 500 and 5,000 ci_access entries with rules, and a 128 KiB file. For each: didOpen →
+// diagnostics, a one-character didChange → the diagnostics of that version, hover and completion
+// latency (median and p95), and the peak resident memory of each server process. Both servers run
+// over stdio, one at a time, each in a fresh process per file, driven by the same client code.
+// Run: node --import tsx bench/editing.ts   (needs `npm run build` first: it starts dist/server.js)
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  generateAgentConfig,
+  generateAgentConfigOfSize,
+} from "../test/support/generateConfig";
+import { BenchServer, type LspRange } from "./lib/lspServer";
+import { formatRow, median, percentile } from "./lib/stats";
+
+const root = path.resolve(import.meta.dirname, "..");
+const workspace = path.join(root, "test-output", "bench-editing");
+const schemaUri = pathToFileURL(
+  path.join(root, "schemas", "agent-config.schema.json"),
+).href;
+
+/** How many of each measurement, bounded by time so the peer's slow answers do not stall the run. */
+const EDITS = { count: 10, budgetMs: 30_000 };
+const REQUESTS = { count: 60, budgetMs: 20_000 };
+
+interface Case {
+  readonly label: string;
+  readonly agent: string;
+  readonly text: string;
+}
+
+interface Figures {
+  open: number;
+  openCount: number;
+  edit: number[];
+  editCount: number;
+  hover: number[];
+  hoverAnswered: boolean;
+  completion: number[] | null;
+  completionAnswered: boolean;
+  peakRss: number;
+}
+
+const SERVERS = [
+  {
+    name: "ours",
+    command: [
+      process.execPath,
+      path.join(root, "dist", "server.js"),
+      "--stdio",
+    ],
+    settings: { gitlabAgentConfig: {} },
+  },
+  {
+    name: "yaml-language-server",
+    command: [
+      process.execPath,
+      path.join(
+        root,
+        "node_modules",
+        "yaml-language-server",
+        "bin",
+        "yaml-language-server",
+      ),
+      "--stdio",
+    ],
+    settings: {
+      yaml: {
+        schemas: { [schemaUri]: "**/.gitlab/agents/*/config.yaml" },
+        validate: true,
+        hover: true,
+        completion: true,
+        schemaStore: { enable: false },
+        kubernetesCRDStore: { enable: false },
+      },
+      http: {},
+      "[yaml]": {},
+      editor: {},
+    },
+  },
+] as const;
+
+const cases: Case[] = [
+  { label: "10 entries", agent: "bench-10", text: generateAgentConfig(10) },
+  { label: "500 entries", agent: "bench-500", text: generateAgentConfig(500) },
+  {
+    label: "128 KiB",
+    agent: "bench-128k",
+    text: generateAgentConfigOfSize(128 * 1024),
+  },
+  {
+    label: "5,000 entries",
+    agent: "bench-5000",
+    text: generateAgentConfig(5000),
+  },
+];
+
+async function main(): Promise<void> {
+  console.log(
+    `machine: ${os.cpus()[0]?.model ?? "unknown CPU"} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(
+    "servers run one at a time; each file in a fresh process of each server; ratio = yaml-language-server ÷ ours (above 1: ours is faster / smaller)",
+  );
+
+  for (const c of cases) {
+    const file = path.join(
+      workspace,
+      ".gitlab",
+      "agents",
+      c.agent,
+      "config.yaml",
+    );
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, c.text);
+    const uri = pathToFileURL(file).href;
+    const lines = c.text.split("\n");
+    const where = positions(lines);
+    const results: Figures[] = [];
+    for (const server of SERVERS)
+      results.push(await measure(server, uri, c.text, where));
+    const [ours, peer] = results;
+    console.log(
+      `\n== ${c.label}: ${(Buffer.byteLength(c.text) / 1024).toFixed(1)} KiB, ${lines.length - 1} lines ==`,
+    );
+    console.log(formatRow(["figure", "ours", "yaml-language-server", "ratio"]));
+    const row = (figure: string, a: number, b: number, unit = "ms") =>
+      console.log(
+        formatRow([
+          figure,
+          `${a.toFixed(1)} ${unit}`,
+          `${b.toFixed(1)} ${unit}`,
+          `${(b / a).toFixed(1)}×`,
+        ]),
+      );
+    row(
+      `didOpen → diagnostics (${ours.openCount} / ${peer.openCount} diagnostics)`,
+      ours.open,
+      peer.open,
+    );
+    row(
+      `edit → diagnostics, median of ${ours.edit.length} / ${peer.edit.length}`,
+      median(ours.edit),
+      median(peer.edit),
+    );
+    row(
+      "edit → diagnostics, max",
+      Math.max(...ours.edit),
+      Math.max(...peer.edit),
+    );
+    row(
+      `hover median (${ours.hover.length} / ${peer.hover.length} requests)`,
+      median(ours.hover),
+      median(peer.hover),
+    );
+    row("hover p95", percentile(ours.hover, 95), percentile(peer.hover, 95));
+    if (ours.completion && peer.completion) {
+      row(
+        `completion median (${ours.completion.length} / ${peer.completion.length} requests)`,
+        median(ours.completion),
+        median(peer.completion),
+      );
+      row(
+        "completion p95",
+        percentile(ours.completion, 95),
+        percentile(peer.completion, 95),
+      );
+    } else {
+      console.log(
+        formatRow([
+          "completion",
+          "not offered",
+          peer.completion
+            ? `${median(peer.completion).toFixed(1)} ms median`
+            : "not offered",
+          "",
+        ]),
+      );
+    }
+    row("peak RSS", ours.peakRss / 2 ** 20, peer.peakRss / 2 ** 20, "MiB");
+    if (!ours.hoverAnswered || !peer.hoverAnswered)
+      console.log(
+        `note: hover answered nothing (ours: ${ours.hoverAnswered}, yaml-language-server: ${peer.hoverAnswered})`,
+      );
+    if (
+      ours.completion &&
+      (!ours.completionAnswered || !peer.completionAnswered)
+    )
+      console.log(
+        `note: completion answered nothing (ours: ${ours.completionAnswered}, yaml-language-server: ${peer.completionAnswered})`,
+      );
+  }
+}
+
+void main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
+
+/** Where the benchmark edits, hovers and completes: the middle entry, as a user deep in the file would. */
+function positions(lines: string[]) {
+  const entries = lines.flatMap((line, i) =>
+    line.startsWith("    - id: ") ? [i] : [],
+  );
+  const entry = entries[Math.floor(entries.length / 2)];
+  const namespaceLine = lines.findIndex(
+    (line, i) => i > entry && line.startsWith("      default_namespace: "),
+  );
+  const environmentsLine = lines.findIndex(
+    (line, i) => i > entry && line.startsWith("      environments:"),
+  );
+  return {
+    /** The end of the `default_namespace` value: one character is typed there, then deleted. */
+    editAt: { line: namespaceLine, character: lines[namespaceLine].length },
+    hoverAt: { line: namespaceLine, character: 10 },
+    /** The start of a key inside the entry's mapping: key completion. */
+    completeAt: { line: environmentsLine, character: 6 },
+  };
+}
+
+async function measure(
+  server: (typeof SERVERS)[number],
+  uri: string,
+  text: string,
+  where: ReturnType<typeof positions>,
+): Promise<Figures> {
+  const rootUri = pathToFileURL(workspace).href;
+  const lsp = await BenchServer.start(
+    server.name,
+    server.command,
+    rootUri,
+    server.settings,
+  );
+  // Let the server pull its configuration (yaml-language-server loads the schema association then).
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const opened = await lsp.open(uri, text);
+  const edit: number[] = [];
+  let editCount = 0;
+  const editStarted = performance.now();
+  for (
+    let i = 0;
+    i < EDITS.count &&
+    (i < 3 || performance.now() - editStarted < EDITS.budgetMs);
+    i++
+  ) {
+    const { line, character } = where.editAt;
+    // Type one character, then delete it: every edit is one character and the text stays the same size.
+    const range: LspRange =
+      i % 2 === 0
+        ? { start: { line, character }, end: { line, character } }
+        : {
+            start: { line, character },
+            end: { line, character: character + 1 },
+          };
+    const result = await lsp.edit(uri, range, i % 2 === 0 ? "x" : "");
+    edit.push(result.ms);
+    editCount = result.count;
+  }
+  const textDocument = { uri };
+  const hover = await repeat(() =>
+    lsp.timed("textDocument/hover", { textDocument, position: where.hoverAt }),
+  );
+  const completes = Boolean(lsp.capabilities.completionProvider);
+  const completion = completes
+    ? await repeat(() =>
+        lsp.timed("textDocument/completion", {
+          textDocument,
+          position: where.completeAt,
+          context: { triggerKind: 1 },
+        }),
+      )
+    : null;
+  const peakRss = lsp.peakRss();
+  await lsp.stop();
+  return {
+    open: opened.ms,
+    openCount: opened.count,
+    edit,
+    editCount,
+    hover: hover.times,
+    hoverAnswered: hover.answered,
+    completion: completion?.times ?? null,
+    completionAnswered: completion?.answered ?? false,
+    peakRss,
+  };
+}
+
+async function repeat(
+  request: () => Promise<{ ms: number; answered: boolean }>,
+): Promise<{ times: number[]; answered: boolean }> {
+  const times: number[] = [];
+  let answered = false;
+  const started = performance.now();
+  for (
+    let i = 0;
+    i < REQUESTS.count &&
+    (i < 5 || performance.now() - started < REQUESTS.budgetMs);
+    i++
+  ) {
+    const result = await request();
+    times.push(result.ms);
+    answered ||= result.answered;
+  }
+  return { times, answered };
+}

@@ -1,0 +1,274 @@
+import { isMap, isSeq, type Document, type Node } from 'yaml';
+import { isRecord } from '../../data';
+import type { EngineDiagnostic } from '../../diagnostics';
+import { TextIndex } from '../../text/textIndex';
+import { humanPath } from '../schemaDiagnostics';
+import { AUTHORIZED_ENTITY_LIMIT } from '../semanticChecks';
+import { finalizeDiagnostics, partDiagnostics, validateParsedAgentConfig, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
+import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
+import { scanLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
+import { moveDocument } from './shiftNodes';
+
+/** `<section>:` and `<list>:` put before a lone entry so it parses at the same depth as in the file. */
+const HEADER_LINES = 2;
+
+/** A diagnostic whose lines count from the first line of its entry. */
+type RelativeDiagnostic = EngineDiagnostic;
+
+/** One list entry parsed on its own, reused for as long as its text does not change. */
+interface EntryPart {
+  /** The text parsed: the header, then the entry's lines. The cache key. */
+  readonly source: string;
+  /** The lone entry's document; its nodes are moved to where the entry stands in the current version. */
+  readonly doc: Document.Parsed;
+  readonly item: Node;
+  readonly itemValue: unknown;
+  /** The lone entry's document as data (`{section: {list: [entry]}}`). */
+  readonly value: unknown;
+  /** Duplicate keys and parser warnings inside the entry. */
+  readonly yamlDiagnostics: readonly RelativeDiagnostic[];
+  /** Offset in the document of offset 0 of `source`, as the nodes currently say. */
+  delta: number;
+  /** Checks per settings (`owner`) and per variant (with or without the rules checks); null: not local. */
+  checks: { owner: unknown; byVariant: Map<string, readonly RelativeDiagnostic[] | null> };
+}
+
+/** Where the skeleton lost a list's entries but the last. */
+interface Cut {
+  /** Skeleton offset of the kept entry's `-`. */
+  readonly at: number;
+  /** Characters and lines removed. */
+  readonly chars: number;
+  readonly lines: number;
+  /** Skeleton line of the kept entry, and [first, end) of its lines (it is checked as a part). */
+  readonly atLine: number;
+  readonly keptLines: readonly [number, number];
+}
+
+interface PlacedList {
+  readonly slice: ListSlice;
+  readonly parts: readonly EntryPart[];
+}
+
+/** A version built from parts: the file without entries 1..n of each list (the skeleton), and the entries. */
+interface ComposedVersion {
+  readonly kind: 'composed';
+  readonly text: string;
+  readonly parsed: ParsedYaml;
+  readonly skeleton: string;
+  readonly cuts: readonly Cut[];
+  readonly lists: readonly PlacedList[];
+}
+
+interface WholeVersion {
+  readonly kind: 'whole';
+  readonly text: string;
+  readonly parsed: ParsedYaml;
+}
+
+/**
+ * One open agent configuration, kept incrementally. Each version is split by a line scan into the
+ * entries of the `ci_access`/`user_access` lists and the rest (the skeleton); an entry whose text
+ * did not change keeps its parse and its diagnostics, so an edit re-parses and re-checks only the
+ * entries it touched, the skeleton when it changed, and the whole-file checks (size, limits,
+ * duplicate ids) over the composed model. The composed model (one YAML tree with document offsets,
+ * and its data) is what hover, completion and the other features read.
+ *
+ * The result is the same as validating the whole text (a differential test checks it). Whenever
+ * the split cannot vouch for that — YAML syntax errors, shapes the scan does not know, a check that
+ * reports outside its entry — this version is parsed and validated whole instead.
+ */
+export class IncrementalAgentConfig {
+  private pool = new Map<string, EntryPart[]>();
+  private skeletonChecks: { text: string; owner: unknown; diagnostics: readonly EngineDiagnostic[] } | null = null;
+  private current: ComposedVersion | WholeVersion | null = null;
+  private wholeChecks: { text: string; owner: unknown; diagnostics: EngineDiagnostic[] } | null = null;
+
+  /** The model of `text`, composed from cached entries when it can be, else parsed whole. */
+  update(text: string): ParsedYaml {
+    if (this.current?.text !== text) this.current = this.compose(text) ?? { kind: 'whole', text, parsed: parseYaml(text) };
+    return this.current.parsed;
+  }
+
+  /** True when the last `update` was composed from parts (for tests and logs). */
+  get incremental(): boolean {
+    return this.current?.kind === 'composed';
+  }
+
+  /**
+   * The diagnostics of the last `update`'s text, exactly as `validateParsedAgentConfig` gives them.
+   * `owner` identifies the options (e.g. the settings object): cached checks made with another
+   * owner are redone.
+   */
+  diagnostics(options: ValidateOptions, owner: unknown): EngineDiagnostic[] {
+    const version = this.current;
+    if (!version) throw new Error('IncrementalAgentConfig.diagnostics called before update');
+    if (version.kind === 'composed') {
+      const fromParts = this.composedDiagnostics(version, options, owner);
+      if (fromParts) return finalizeDiagnostics([...fromParts, ...wholeFileDiagnostics(version.parsed, options)]);
+      this.current = { kind: 'whole', text: version.text, parsed: parseYaml(version.text) };
+    }
+    const whole = this.current as WholeVersion;
+    if (this.wholeChecks?.text !== whole.text || this.wholeChecks.owner !== owner) {
+      this.wholeChecks = { text: whole.text, owner, diagnostics: validateParsedAgentConfig(whole.parsed, options) };
+    }
+    return [...this.wholeChecks.diagnostics];
+  }
+
+  private compose(text: string): ComposedVersion | null {
+    const layout = scanLayout(text);
+    if (!layout || !layout.lists.length) return null;
+    const index = new TextIndex(text);
+
+    // The skeleton keeps each list's last entry, so it stays a list of the same shape that ends the
+    // same way (a collection's end offsets depend on what follows its last item). Cuts run from the
+    // first item's `-` to the last item's `-`: the list node starts at the cut, the kept item after it.
+    let skeleton = '';
+    let copied = 0;
+    const cuts: Cut[] = [];
+    let removedLines = 0;
+    for (const list of layout.lists) {
+      const first = list.entries[0];
+      const last = list.entries[list.entries.length - 1];
+      skeleton += text.slice(copied, first.start + list.itemIndent);
+      const lines = last.line - first.line;
+      const atLine = first.line - removedLines;
+      cuts.push({ at: skeleton.length, chars: last.start - first.start, atLine, keptLines: [atLine, atLine + index.positionAt(last.end).line - last.line], lines });
+      removedLines += lines;
+      copied = last.start + list.itemIndent;
+    }
+    skeleton += text.slice(copied);
+    const skeletonParsed = parseYaml(skeleton);
+    if (skeletonParsed.hasSyntaxErrors || !skeletonParsed.doc) return null;
+
+    const used = new Set<EntryPart>();
+    const next = new Map<string, EntryPart[]>();
+    const lists: PlacedList[] = [];
+    for (const slice of layout.lists) {
+      const header = `${slice.path[0]}:\n${' '.repeat(slice.keyIndent)}${slice.path[1]}:\n`;
+      const parts: EntryPart[] = [];
+      for (const entry of slice.entries) {
+        const part = this.take(header + text.slice(entry.start, entry.end), slice.path, used);
+        if (!part) return null;
+        place(part, entry.start - header.length);
+        parts.push(part);
+        next.set(part.source, [...(next.get(part.source) ?? []), part]);
+      }
+      lists.push({ slice, parts });
+    }
+
+    moveDocument(skeletonParsed.doc, (offset) => cuts.reduce((o, cut) => (offset > cut.at ? o + cut.chars : o), offset));
+    const value = skeletonParsed.value;
+    const diagnostics = skeletonToDocument(skeletonParsed.diagnostics, cuts);
+    for (const { slice, parts } of lists) {
+      const seq = nodeAtPath(skeletonParsed.doc, slice.path)?.node;
+      const section = isRecord(value) ? value[slice.path[0]] : undefined;
+      const data = isRecord(section) ? section[slice.path[1]] : undefined;
+      if (!isSeq(seq) || seq.items.length !== 1 || !isRecord(section) || !Array.isArray(data) || data.length !== 1) return null;
+      seq.items = parts.map((p) => p.item);
+      section[slice.path[1]] = parts.map((p) => p.itemValue);
+      parts.forEach((part, i) => diagnostics.push(...part.yamlDiagnostics.map((d) => moveLines(d, (l) => l + slice.entries[i].line))));
+    }
+    this.pool = next;
+    const parsed: ParsedYaml = { text, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
+    return { kind: 'composed', text, parsed, skeleton, cuts, lists };
+  }
+
+  /** A part for `source`: one from the previous versions not used yet in this one, or a new parse. */
+  private take(source: string, path: EntryListPath, used: Set<EntryPart>): EntryPart | null {
+    const cached = this.pool.get(source)?.find((p) => !used.has(p));
+    const part = cached ?? parseEntry(source, path);
+    if (part) used.add(part);
+    return part;
+  }
+
+  private composedDiagnostics(version: ComposedVersion, options: ValidateOptions, owner: unknown): EngineDiagnostic[] | null {
+    if (this.skeletonChecks?.text !== version.skeleton || this.skeletonChecks.owner !== owner) {
+      // Parsed again: the version's skeleton tree now carries document offsets.
+      this.skeletonChecks = { text: version.skeleton, owner, diagnostics: partDiagnostics(parseYaml(version.skeleton), { ...options, ciAccess: undefined }) };
+    }
+    const out = skeletonToDocument(this.skeletonChecks.diagnostics, version.cuts);
+    for (const { slice, parts } of version.lists) {
+      for (let i = 0; i < parts.length; i++) {
+        const entry = slice.entries[i];
+        const relative = this.entryChecks(version, parts[i], entry, i < AUTHORIZED_ENTITY_LIMIT, options, owner);
+        if (!relative) return null;
+        for (const d of relative) out.push(renumber(moveLines(d, (l) => l + entry.line), slice.path, i));
+      }
+    }
+    return out;
+  }
+
+  private entryChecks(version: ComposedVersion, part: EntryPart, entry: EntrySlice, honoured: boolean, options: ValidateOptions, owner: unknown): readonly RelativeDiagnostic[] | null {
+    if (part.checks.owner !== owner) part.checks = { owner, byVariant: new Map() };
+    const variant = honoured ? 'honoured' : 'beyondLimit';
+    const cached = part.checks.byVariant.get(variant);
+    if (cached !== undefined) return cached;
+    const index = version.parsed.index;
+    // The entry's tree carries document offsets, so the checks see the document's text and lines.
+    const view: ParsedYaml = { text: version.text, index, doc: part.doc, value: part.value, diagnostics: [], hasSyntaxErrors: false };
+    // GitLab reads only the first 500 entries of a list (spec §1.2): the rules checks stop there too.
+    const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(honoured && options.rules ? { rules: options.rules } : {}) });
+    const lastLine = index.positionAt(entry.end).line;
+    let relative: RelativeDiagnostic[] | null = [...part.yamlDiagnostics];
+    for (const d of found) {
+      if (d.range.start.line < entry.line || d.range.end.line > lastLine) {
+        relative = null; // reported outside the entry: this check is not local, validate whole
+        break;
+      }
+      relative.push(moveLines(d, (l) => l - entry.line));
+    }
+    part.checks.byVariant.set(variant, relative);
+    return relative;
+  }
+}
+
+/** Parses one entry under its header; null when it does not parse cleanly as one list item. */
+function parseEntry(source: string, path: EntryListPath): EntryPart | null {
+  const parsed = parseYaml(source);
+  if (parsed.hasSyntaxErrors || !parsed.doc) return null;
+  const section = parsed.doc.contents;
+  const list = isMap(section) && section.items.length === 1 ? section.items[0].value : null;
+  const seq = isMap(list) && list.items.length === 1 ? list.items[0].value : null;
+  if (!isSeq(seq) || seq.items.length !== 1) return null;
+  const data = isRecord(parsed.value) && isRecord(parsed.value[path[0]]) ? (parsed.value[path[0]] as Record<string, unknown>)[path[1]] : undefined;
+  if (!Array.isArray(data) || data.length !== 1) return null;
+  if (parsed.diagnostics.some((d) => d.range.start.line < HEADER_LINES)) return null;
+  return {
+    source,
+    doc: parsed.doc,
+    item: seq.items[0] as Node,
+    itemValue: data[0],
+    value: parsed.value,
+    yamlDiagnostics: parsed.diagnostics.map((d) => moveLines(d, (l) => l - HEADER_LINES)),
+    delta: 0,
+    checks: { owner: undefined, byVariant: new Map() },
+  };
+}
+
+/** Moves a part's nodes so that offset 0 of its source is at `delta` in the document. */
+function place(part: EntryPart, delta: number): void {
+  if (part.delta === delta && part.delta !== 0) return;
+  const by = delta - part.delta;
+  moveDocument(part.doc, (offset) => offset + by);
+  part.delta = delta;
+}
+
+/** Skeleton diagnostics at their document lines, without those of the kept entries (checked as parts). */
+function skeletonToDocument(diagnostics: readonly EngineDiagnostic[], cuts: readonly Cut[]): EngineDiagnostic[] {
+  const kept = diagnostics.filter((d) => !cuts.some((cut) => d.range.start.line >= cut.keptLines[0] && d.range.start.line < cut.keptLines[1]));
+  return kept.map((d) => moveLines(d, (line) => cuts.reduce((l, cut) => (line >= cut.atLine ? l + cut.lines : l), line)));
+}
+
+function moveLines(d: EngineDiagnostic, map: (line: number) => number): EngineDiagnostic {
+  return { ...d, range: { start: { line: map(d.range.start.line), character: d.range.start.character }, end: { line: map(d.range.end.line), character: d.range.end.character } } };
+}
+
+/** An entry checked alone is entry 0 of its list; messages that name its path get its real index. */
+function renumber(d: EngineDiagnostic, path: EntryListPath, index: number): EngineDiagnostic {
+  const from = `${humanPath(path)}[0]`;
+  const to = `${humanPath(path)}[${index}]`;
+  const data = d.data ? JSON.stringify(d.data) : '';
+  if (!d.message.includes(from) && !data.includes(from)) return d;
+  return { ...d, message: d.message.split(from).join(to), ...(d.data ? { data: JSON.parse(data.split(from).join(to)) as Record<string, unknown> } : {}) };
+}

@@ -1,0 +1,137 @@
+/** A list that the incremental validator splits into entries (the lists with the 500-entry limit, spec §1.2). */
+export type EntryListPath = readonly [section: 'ci_access' | 'user_access', list: 'projects' | 'groups'];
+
+/** One list item: from its `- ` line to the next item (or the end of the list), comments included. */
+export interface EntrySlice {
+  /** Offset of the first character of the item's line. */
+  readonly start: number;
+  /** Offset just after the item's last line (its line break included). */
+  readonly end: number;
+  /** Zero-based line of `start`. */
+  readonly line: number;
+}
+
+/** A block sequence of entries under `<section>:` → `<list>:`. */
+export interface ListSlice {
+  readonly path: EntryListPath;
+  /** Indentation of the `<list>:` key, to rebuild the same nesting around a lone entry. */
+  readonly keyIndent: number;
+  /** Indentation of the items' `-`. */
+  readonly itemIndent: number;
+  readonly entries: readonly EntrySlice[];
+}
+
+/**
+ * Where the entries of a configuration are, found by a line scan (indentation only, no YAML parse).
+ * The scan is conservative: any shape it is not sure about (tabs in indentation, several YAML
+ * documents, a section or list key given twice, indentation it cannot place) makes it give up, and
+ * the caller validates the whole text instead.
+ */
+export interface DocumentLayout {
+  readonly lists: readonly ListSlice[];
+}
+
+const SECTION = /^(ci_access|user_access):[ ]*(?:#.*)?$/;
+const LIST_KEY = /^(projects|groups):[ ]*(?:#.*)?$/;
+const ITEM = /^-(?: |$)/;
+const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:\s|$)|^%/;
+
+interface Line {
+  readonly start: number;
+  readonly end: number;
+  readonly indent: number;
+  /** The line without its indentation. */
+  readonly content: string;
+  /** Blank or comment-only: YAML ignores it whatever its indentation. */
+  readonly ignorable: boolean;
+}
+
+/** Scans `text` for the entry lists; null when the text has a shape the scan does not vouch for. */
+export function scanLayout(text: string): DocumentLayout | null {
+  if (text.includes('\r')) return null; // lone CRs are line breaks to YAML; keep the line arithmetic simple
+  const lists: ListSlice[] = [];
+  const seen = new Set<string>();
+  let section: EntryListPath[0] | null = null;
+  let childIndent = -1;
+  let list: { path: EntryListPath; keyIndent: number; itemIndent: number; entries: EntrySlice[] } | null = null;
+  let openEntry: { start: number; line: number } | null = null;
+  let sawContent = false;
+
+  const closeEntry = (end: number) => {
+    if (list && openEntry) list.entries.push({ start: openEntry.start, end, line: openEntry.line });
+    openEntry = null;
+  };
+  const closeList = (end: number) => {
+    closeEntry(end);
+    if (list && list.entries.length) lists.push({ path: list.path, keyIndent: list.keyIndent, itemIndent: list.itemIndent, entries: list.entries });
+    list = null;
+  };
+
+  let lineNumber = 0;
+  for (let start = 0; start < text.length; lineNumber++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline + 1;
+    const line = readLine(text, start, end);
+    start = end;
+    if (line === null) return null;
+    if (line.ignorable) continue;
+    if (line.indent === 0 && DOCUMENT_MARKER.test(line.content)) {
+      // A leading `---` is common and harmless; any other marker means several documents.
+      if (sawContent || !line.content.startsWith('---')) return null;
+      continue;
+    }
+    sawContent = true;
+
+    if (line.indent === 0) {
+      closeList(line.start);
+      const match = SECTION.exec(line.content);
+      section = match ? (match[1] as EntryListPath[0]) : null;
+      childIndent = -1;
+      if (section && seen.has(section)) return null;
+      if (section) seen.add(section);
+      continue;
+    }
+    if (!section) continue;
+
+    if (list && line.indent === list.itemIndent && ITEM.test(line.content)) {
+      closeEntry(line.start);
+      openEntry = { start: line.start, line: lineNumber };
+      continue;
+    }
+    if (list && list.itemIndent === -1) {
+      if (line.indent >= list.keyIndent && ITEM.test(line.content)) {
+        list.itemIndent = line.indent;
+        openEntry = { start: line.start, line: lineNumber };
+        continue;
+      }
+      // `<list>:` followed by something other than a block sequence (a flow list, a mapping): not split.
+      list = null;
+    }
+    if (list && line.indent > list.itemIndent) continue; // inside the current entry
+
+    if (!list && childIndent !== -1 && line.indent > childIndent) continue; // inside another key of the section
+
+    // A key of the section (or something the scan cannot place).
+    closeList(line.start);
+    if (childIndent === -1) childIndent = line.indent;
+    if (line.indent !== childIndent) return null;
+    const key = LIST_KEY.exec(line.content);
+    if (!key) continue;
+    const path: EntryListPath = [section, key[1] as EntryListPath[1]];
+    const id = path.join('.');
+    if (seen.has(id)) return null;
+    seen.add(id);
+    list = { path, keyIndent: line.indent, itemIndent: -1, entries: [] };
+  }
+  closeList(text.length);
+  return { lists };
+}
+
+function readLine(text: string, start: number, end: number): Line | null {
+  let indent = 0;
+  while (start + indent < end && text.charCodeAt(start + indent) === 32) indent++;
+  const next = text[start + indent];
+  if (next === '\t') return null; // tabs around indentation: let the YAML parser judge the whole text
+  const content = text.slice(start + indent, end).replace(/\n$/, '');
+  return { start, end, indent, content, ignorable: content.trim() === '' || content.startsWith('#') };
+}

@@ -1,0 +1,31 @@
+import { isAlias, isCollection, isPair, isScalar, type Document, type Node } from 'yaml';
+
+/** Maps an offset of the text a node was parsed from to its offset in the document. */
+export type OffsetMap = (offset: number) => number;
+
+/**
+ * Moves a parsed tree to where its text now stands in the document by rewriting every node's
+ * `range` in place, and drops the parser's CST tokens, which nothing reads after parsing and which
+ * would otherwise keep a second copy of the text alive per node.
+ */
+export function moveNodes(root: unknown, map: OffsetMap): void {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isPair(node)) {
+      stack.push(node.key, node.value);
+      continue;
+    }
+    if (!isScalar(node) && !isCollection(node) && !isAlias(node)) continue;
+    const n = node as Node & { srcToken?: unknown };
+    if (n.range) n.range = [map(n.range[0]), map(n.range[1]), map(n.range[2])];
+    if (n.srcToken) delete n.srcToken;
+    if (isCollection(node)) stack.push(...node.items);
+  }
+}
+
+/** Moves a whole document: its contents and its own range. */
+export function moveDocument(doc: Document.Parsed, map: OffsetMap): void {
+  moveNodes(doc.contents, map);
+  doc.range = [map(doc.range[0]), map(doc.range[1]), map(doc.range[2])];
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { presetScenarios } from '../../../server/src/engine/access/scenarios';
+import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
+import { scanLayout } from '../../../server/src/engine/config/incremental/layout';
+import { pathAtOffset } from '../../../server/src/engine/config/pathAtOffset';
+import { validateAgentConfig, type ValidateOptions } from '../../../server/src/engine/config/validateAgentConfig';
+import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { generateAgentConfig, generateVariedAgentConfig, seededRandom } from '../../support/generateConfig';
+
+const OPTIONS: ValidateOptions = {
+  target: 'proposal',
+  agentName: 'bench',
+  rules: { agent: { configProjectPath: 'acme/infra', name: 'bench' }, scenarios: presetScenarios('main'), defaultBranch: 'main', options: { noRuleMatch: 'deny', overlongNamespace: 'error' } },
+};
+
+/** What a user types: characters that keep YAML valid and ones that break it, new lines, deletions. */
+function randomEdit(text: string, random: () => number): string {
+  const at = Math.floor(random() * (text.length + 1));
+  const kind = random();
+  if (kind < 0.45) {
+    const chars = ['a', 'Z', '-', '_', '$', ' ', ':', '"', "'", '#', '{', '[', '\n', '0', '/', '*', '&'];
+    return text.slice(0, at) + chars[Math.floor(random() * chars.length)] + text.slice(at);
+  }
+  if (kind < 0.8) return text.slice(0, at) + text.slice(at + 1 + Math.floor(random() * 4));
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = text.indexOf('\n', at);
+  const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd + 1);
+  // Duplicate or delete a whole line: entries appear, vanish, change index.
+  return kind < 0.9 ? text.slice(0, lineStart) + line + text.slice(lineStart) : text.slice(0, lineStart) + text.slice(lineStart + line.length);
+}
+
+function assertSameAsWhole(incremental: IncrementalAgentConfig, text: string, owner: unknown, step: string): void {
+  const model = incremental.update(text);
+  const diagnostics = incremental.diagnostics(OPTIONS, owner);
+  assert.deepEqual(diagnostics, validateAgentConfig(text, OPTIONS), `diagnostics differ ${step}`);
+  const whole = parseYaml(text);
+  assert.deepEqual(model.value, whole.value, `model data differs ${step}`);
+  if (whole.doc && !whole.hasSyntaxErrors) {
+    for (let offset = 0; offset < text.length; offset += 97) {
+      assert.deepEqual(pathAtOffset(model.doc!, offset), pathAtOffset(whole.doc, offset), `path at offset ${offset} differs ${step}`);
+    }
+  }
+}
+
+describe('incremental validation equals a from-scratch validation', () => {
+  for (const seed of [1, 2, 3, 4]) {
+    it(`after each of 150 random edits (seed ${seed})`, () => {
+      const random = seededRandom(seed);
+      let text = generateVariedAgentConfig(40, seed);
+      const incremental = new IncrementalAgentConfig();
+      const owner = {};
+      let composed = 0;
+      let lastComposed = text;
+      for (let step = 0; step < 150; step++) {
+        text = randomEdit(text, random);
+        assertSameAsWhole(incremental, text, owner, `after edit ${step} (seed ${seed})`);
+        if (incremental.incremental) {
+          composed++;
+          lastComposed = text;
+        } else if (random() < 0.7) {
+          // A user fixes what they broke: usually go back to the last text that composed.
+          text = lastComposed;
+        }
+      }
+      // The test proves something only if most versions went through the incremental path.
+      assert.ok(composed > 50, `only ${composed} of 150 versions were composed from entries`);
+    });
+  }
+
+  it('across the 500-entry limit (spec §1.2): entries beyond it get no rules checks, the limit warning moves', () => {
+    const random = seededRandom(9);
+    let text = generateVariedAgentConfig(502, 9);
+    const incremental = new IncrementalAgentConfig();
+    const owner = {};
+    for (let step = 0; step < 12; step++) {
+      assertSameAsWhole(incremental, text, owner, `at step ${step}`);
+      // Remove or duplicate an entry near the front: every later entry changes index.
+      const lines = text.split('\n');
+      const entryLines = lines.flatMap((l, i) => (l.startsWith('    - id: ') ? [i] : []));
+      const target = entryLines[Math.floor(random() * 5)];
+      lines.splice(target, 0, ...(random() < 0.5 ? [`    - id: acme/new-${step}`, '      default_namespace: Bad_NS'] : []));
+      if (random() < 0.5) lines.splice(target, 1);
+      text = lines.join('\n');
+    }
+  });
+
+  it('when the settings change, cached checks are redone', () => {
+    const text = generateVariedAgentConfig(20, 5);
+    const incremental = new IncrementalAgentConfig();
+    incremental.update(text);
+    incremental.diagnostics({ ...OPTIONS, target: 'gitlab' }, 'gitlab');
+    assert.deepEqual(incremental.diagnostics(OPTIONS, 'proposal'), validateAgentConfig(text, OPTIONS));
+  });
+
+  it('reuses the parse of untouched entries: one edit re-parses one entry', () => {
+    const text = generateAgentConfig(200);
+    const incremental = new IncrementalAgentConfig();
+    const before = incremental.update(text);
+    const edited = text.replace('default_namespace: service-100\n', 'default_namespace: service-100x\n');
+    const after = incremental.update(edited);
+    assert.ok(incremental.incremental);
+    const items = (doc: typeof before) => (doc.doc!.getIn(['ci_access', 'projects']) as { items: unknown[] }).items;
+    const [b, a] = [items(before), items(after)];
+    const reused = a.filter((item, i) => item === b[i]).length;
+    assert.equal(reused, 199, 'every entry but the edited one keeps its parsed node');
+  });
+});
+
+describe('layout scan', () => {
+  it('finds the entries of each list, items indented or not', () => {
+    const layout = scanLayout(['ci_access:', '  projects:', '    - id: a', '      x: 1', '    # c', '    - id: b', '  groups:', '  - id: g', 'user_access:', '  projects:', '  - id: u', ''].join('\n'));
+    assert.deepEqual(
+      layout?.lists.map((l) => [l.path.join('.'), l.entries.map((e) => e.line)]),
+      [
+        ['ci_access.projects', [2, 5]],
+        ['ci_access.groups', [7]],
+        ['user_access.projects', [10]],
+      ],
+    );
+  });
+
+  for (const [why, text] of [
+    ['several documents', 'ci_access:\n  projects:\n    - id: a\n---\nci_access: {}\n'],
+    ['a tab in the indentation', 'ci_access:\n  projects:\n\t- id: a\n'],
+    ['a section given twice', 'ci_access:\n  projects:\n    - id: a\nci_access:\n  groups: []\n'],
+    ['indentation between the key and the items', 'ci_access:\n  projects:\n    - id: a\n   x: 1\n'],
+  ] as const) {
+    it(`gives up on ${why}`, () => assert.equal(scanLayout(text), null));
+  }
+});
