@@ -1,6 +1,5 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { validateParsedAgentConfig } from '../engine/config/validateAgentConfig';
 import { classifyPath } from '../engine/files';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
@@ -17,6 +16,8 @@ const DEBOUNCE_MS = 75;
  */
 export class DiagnosticsFeature {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** When each document was last validated, for the debounce's leading edge. */
+  private readonly lastRun = new Map<string, number>();
   /** config.yaml and its environment template are checked together (engine/crossFile). */
   private readonly agentFiles: AgentFileLinks;
 
@@ -36,6 +37,7 @@ export class DiagnosticsFeature {
     documents.onDidClose((e) => {
       clearTimeout(this.timers.get(e.document.uri));
       this.timers.delete(e.document.uri);
+      this.lastRun.delete(e.document.uri);
       models.forget(e.document.uri);
       void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     });
@@ -53,12 +55,26 @@ export class DiagnosticsFeature {
     }
   }
 
+  /**
+   * Debounce with a leading edge: an edit after a quiet spell is validated at once (incremental
+   * validation makes that cheap, and the user sees the result of one keystroke without waiting);
+   * edits arriving faster than DEBOUNCE_MS after it are validated once, after the last one.
+   */
   private schedule(document: TextDocument): void {
-    clearTimeout(this.timers.get(document.uri));
+    const uri = document.uri;
+    const pending = this.timers.has(uri);
+    clearTimeout(this.timers.get(uri));
+    if (!pending && performance.now() - (this.lastRun.get(uri) ?? -Infinity) >= DEBOUNCE_MS) {
+      this.timers.delete(uri);
+      this.lastRun.set(uri, performance.now());
+      void this.validate(document);
+      return;
+    }
     this.timers.set(
-      document.uri,
+      uri,
       setTimeout(() => {
-        this.timers.delete(document.uri);
+        this.timers.delete(uri);
+        this.lastRun.set(uri, performance.now());
         void this.validate(document);
       }, DEBOUNCE_MS),
     );
@@ -75,7 +91,7 @@ export class DiagnosticsFeature {
     try {
       diagnostics =
         file.kind === 'agentConfig'
-          ? [...validateParsedAgentConfig(this.models.get(document), { target: settings.target, agentName: file.agentName, rules: simulationContext(document.uri, settings) }), ...this.agentFiles.configDiagnostics(document, file, settings)]
+          ? [...this.models.agentConfigDiagnostics(document, { target: settings.target, agentName: file.agentName, rules: simulationContext(document.uri, settings) }, settings), ...this.agentFiles.configDiagnostics(document, file, settings)]
           : this.agentFiles.templateDiagnostics(document, file, settings);
     } catch (err) {
       // The server must stay up whatever the input: report the failure on the document instead.

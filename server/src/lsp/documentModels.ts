@@ -1,7 +1,11 @@
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Document } from 'yaml';
+import { readCiAccess, type CiAccessModel } from '../engine/access/model';
+import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
+import type { ValidateOptions } from '../engine/config/validateAgentConfig';
 import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
+import type { EngineDiagnostic } from '../engine/diagnostics';
 import { classifyPath } from '../engine/files';
 
 /** An open agent configuration with its parse and the YAML tree it has. */
@@ -13,10 +17,13 @@ export interface OpenAgentConfig {
 
 /**
  * Parses each document once per version and shares the result between features (diagnostics,
- * hover, and the features to come).
+ * hover, completion...). Agent configurations are kept incrementally: a version is composed from
+ * the cached parses of the entries an edit did not touch (engine/config/incremental), so every
+ * feature reads a model that costs little per keystroke, even in a file of thousands of entries.
  */
 export class DocumentModels {
-  private readonly cache = new Map<string, { version: number; parsed: ParsedYaml }>();
+  private readonly cache = new Map<string, { version: number; parsed: ParsedYaml; ciAccess?: CiAccessModel }>();
+  private readonly incremental = new Map<string, IncrementalAgentConfig>();
 
   constructor(private readonly documents: TextDocuments<TextDocument>) {}
 
@@ -31,12 +38,40 @@ export class DocumentModels {
   get(document: TextDocument): ParsedYaml {
     const hit = this.cache.get(document.uri);
     if (hit && hit.version === document.version) return hit.parsed;
-    const parsed = parseYaml(document.getText());
+    const incremental = this.incrementalModel(document.uri);
+    const parsed = incremental ? incremental.update(document.getText()) : parseYaml(document.getText());
     this.cache.set(document.uri, { version: document.version, parsed });
     return parsed;
   }
 
+  /**
+   * The diagnostics of an agent configuration, the same as `validateParsedAgentConfig` on the whole
+   * text, re-checking only what changed since the last call. `owner` names the options (the
+   * settings object): checks cached under another owner are redone.
+   */
+  agentConfigDiagnostics(document: TextDocument, options: ValidateOptions, owner: unknown): EngineDiagnostic[] {
+    this.get(document);
+    const incremental = this.incrementalModel(document.uri);
+    if (!incremental) throw new Error(`${document.uri} is not an agent configuration`);
+    return incremental.diagnostics(options, owner);
+  }
+
+  /** `ci_access` of this version, read once and shared (simulation, hints, lenses). */
+  ciAccess(document: TextDocument): CiAccessModel {
+    const parsed = this.get(document);
+    const entry = this.cache.get(document.uri)!;
+    entry.ciAccess ??= readCiAccess(parsed.value);
+    return entry.ciAccess;
+  }
+
   forget(uri: string): void {
     this.cache.delete(uri);
+    this.incremental.delete(uri);
+  }
+
+  private incrementalModel(uri: string): IncrementalAgentConfig | null {
+    let model = this.incremental.get(uri);
+    if (!model && classifyPath(new URL(uri).pathname).kind === 'agentConfig') this.incremental.set(uri, (model = new IncrementalAgentConfig()));
+    return model ?? null;
   }
 }

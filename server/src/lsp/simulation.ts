@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { readCiAccess, type AccessEntry, type CiAccessModel } from '../engine/access/model';
+import type { AccessEntry, CiAccessModel } from '../engine/access/model';
 import { scenarioForEntry, type JobScenario } from '../engine/access/scenarios';
 import { simulateAccess, type AccessOutcome } from '../engine/access/simulate';
 import { kubeContextName } from '../engine/access/identity';
@@ -22,8 +22,9 @@ export interface DocumentSimulation {
 }
 
 /**
- * Simulates every active scenario against every entry of a document, once per document version
- * and settings; hover, inlay hints, code lenses and the results view all read the same result.
+ * Simulates every active scenario against the entries of a document, once per document version
+ * and settings, each entry on first use; hover, inlay hints, code lenses and the results view all
+ * read the same result.
  * Each entry is simulated with its own project (or a project inside its group), through the full
  * model, so shadowing by other entries shows as it would in GitLab.
  */
@@ -35,16 +36,10 @@ export class SimulationService {
   get(document: TextDocument, settings: ServerSettings): DocumentSimulation {
     const hit = this.cache.get(document.uri);
     if (hit && hit.version === document.version && hit.settings === settings) return hit.result;
-    const parsed = this.models.get(document);
     const context = simulationContext(document.uri, settings);
-    const model = readCiAccess(parsed.value);
-    const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].map((entry) => ({
-      entry,
-      outcomes: context.scenarios.map((scenario) => ({
-        scenario,
-        outcome: simulateAccess(model, context.agent, scenarioForEntry(scenario, entry, context.defaultBranch), context.options),
-      })),
-    }));
+    const model = this.models.ciAccess(document);
+    // Outcomes are computed when a feature first reads them: a hover simulates one entry, not all.
+    const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].map((entry) => lazyEntry(entry, () => context.scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, context.agent, scenarioForEntry(scenario, entry, context.defaultBranch), context.options) }))));
     const result = { context, model, entries };
     this.cache.set(document.uri, { version: document.version, settings, result });
     return result;
@@ -79,4 +74,15 @@ export class SimulationService {
       }),
     };
   }
+}
+
+/** An entry whose outcomes are simulated on first read, then kept. */
+function lazyEntry(entry: AccessEntry, simulate: () => EntrySimulation['outcomes']): EntrySimulation {
+  let outcomes: EntrySimulation['outcomes'] | undefined;
+  return {
+    entry,
+    get outcomes() {
+      return (outcomes ??= simulate());
+    },
+  };
 }

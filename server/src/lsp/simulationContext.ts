@@ -10,7 +10,22 @@ export function activeScenarios(settings: ServerSettings): JobScenario[] {
   return [...(settings.usePresetScenarios ? presetScenarios(settings.defaultBranch) : []), ...settings.scenarios];
 }
 
+/** Project path per config file, from its git remote; bounded (least recently used goes first). */
 const gitCache = new Map<string, string | null>();
+const GIT_CACHE_SIZE = 64;
+
+function configProjectPathFor(file: string): string | null {
+  if (gitCache.has(file)) {
+    const hit = gitCache.get(file)!;
+    gitCache.delete(file);
+    gitCache.set(file, hit);
+    return hit;
+  }
+  const found = configProjectPathFromGit(file);
+  gitCache.set(file, found);
+  if (gitCache.size > GIT_CACHE_SIZE) gitCache.delete(gitCache.keys().next().value!);
+  return found;
+}
 
 /** Which agent a document configures and how to simulate it, from its path and the settings. */
 export function simulationContext(uri: string, settings: ServerSettings): RuleCheckContext {
@@ -18,8 +33,7 @@ export function simulationContext(uri: string, settings: ServerSettings): RuleCh
   const kind = classifyPath(file);
   let configProjectPath = settings.configProjectPath;
   if (!configProjectPath && uri.startsWith('file:')) {
-    if (!gitCache.has(file)) gitCache.set(file, configProjectPathFromGit(file));
-    configProjectPath = gitCache.get(file) ?? '';
+    configProjectPath = configProjectPathFor(file) ?? '';
   }
   return {
     agent: { configProjectPath, name: kind.kind === 'agentConfig' ? kind.agentName : 'agent' },
