@@ -1,8 +1,10 @@
 import type { CliCommand } from '../io';
 import { exprCommand } from './expr';
+import { fluxCommand } from './flux';
 import { simulateCommand } from './simulate';
 import { slugCommand } from './slug';
 import { validateCommand } from './validate';
+import { workspaceCommand } from './workspace';
 
 /** Every `agentcfg` sub-command, in the order `agentcfg --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, exprCommand, slugCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, exprCommand, slugCommand, workspaceCommand, fluxCommand];

@@ -155,9 +155,17 @@ async function pruneOne(session: ClusterSession, entry: InventoryRef, inventoryI
   if (keep) return ok({ type: 'abandoned', reason: `annotated ${keep[0]}: ${keep[1]}` });
   if (live.metadata?.deletionTimestamp) return ok({ type: 'terminating' });
   try {
-    const response = (await session.objects.delete(header, undefined, options.dryRun ? 'All' : undefined, undefined, undefined, 'Background')) as KubernetesObject & { kind?: string };
-    // The API answers with the object itself while finalizers hold it, with a Status once it is gone.
-    return ok(response?.kind !== 'Status' && response?.metadata?.deletionTimestamp && !options.dryRun ? { type: 'terminating' } : { type: 'gone' });
+    await session.objects.delete(header, undefined, options.dryRun ? 'All' : undefined, undefined, undefined, 'Background');
+  } catch (err) {
+    const failure = outcomeFromError(err, ref);
+    return failure.type === 'notFound' ? ok({ type: 'gone' }) : failure;
+  }
+  if (options.dryRun) return ok({ type: 'gone' });
+  // client-node reads the answer as a V1Status and drops the object's deletionTimestamp; whether
+  // finalizers still hold the object is only known by looking again.
+  try {
+    await session.objects.read(header);
+    return ok({ type: 'terminating' });
   } catch (err) {
     const failure = outcomeFromError(err, ref);
     return failure.type === 'notFound' ? ok({ type: 'gone' }) : failure;
