@@ -8,6 +8,7 @@ import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } fr
 import { waitForFluxSync, type FluxWaitOptions } from '../../server/src/cluster/flux/index';
 import { isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
+import { agentcfgAsync } from '../support/cliAsync';
 import { clusterEnv, installFluxCrds, kubeConfig, uniqueNamespace } from './harness';
 
 const SHA = '5d8e3a0c9b7f41e2a6d0c3b8f9e1a7d4c2b6e0f3';
@@ -218,4 +219,30 @@ test('seed 002: cancelling stops the wait; a bad revision is refused before any 
   const bad = await waitForFluxSync(f.session, { kind: 'Kustomization', name: 'app', namespace: f.namespace, revision: 'v1.2.3' });
   assert.match(failure(bad), /^invalid: "v1.2.3" is not a Flux revision/);
   assert.equal(f.session.requests.since(before).total, 0);
+});
+
+test('CLI twin: agentcfg flux wait exits 0 once applied, 1 with the reason on failure (JSON)', async (t) => {
+  const f = await fixture(t);
+  const env = await clusterEnv();
+  await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
+  await createKustomization(f, 'broken', { kind: 'GitRepository', name: 'app' });
+  const common = ['--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--namespace', f.namespace, '--format', 'json', '--timeout', '60s'];
+
+  const waiting = agentcfgAsync('flux', 'wait', '--kind', 'Kustomization', '--name', 'app', '--revision', `main@sha1:${SHA}`, ...common);
+  const failing = agentcfgAsync('flux', 'wait', '--name', 'broken', '--revision', SHA, ...common);
+  await kustomizationStatus(f, 'app', { lastAppliedRevision: `main@sha1:${SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', 'Applied')] });
+  await kustomizationStatus(f, 'broken', { lastAttemptedRevision: `main@sha1:${SHA}`, conditions: [ready('False', 'HealthCheckFailed', 'Deployment/app not ready')] });
+
+  const ok = await waiting;
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(JSON.parse(ok.stdout).kustomizations, [{ name: 'app', namespace: f.namespace, revision: `main@sha1:${SHA}`, message: 'Applied' }]);
+  const failed = await failing;
+  assert.equal(failed.code, 1);
+  const error = JSON.parse(failed.stdout).error;
+  assert.equal(error.type, 'failed');
+  assert.match(error.message, /^HealthCheckFailed: Deployment\/app not ready/);
+
+  const usage = await agentcfgAsync('flux', 'wait', '--name', 'app', '--namespace', f.namespace, '--revision', SHA, '--kind', 'GitRepository');
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--kind must be Kustomization or OCIRepository/);
 });
