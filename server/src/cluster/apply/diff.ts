@@ -30,10 +30,11 @@ function editScript(a: string[], b: string[]): Edit[] {
       edits.push({ op: ' ', line: a[i] });
       i++;
       j++;
-    } else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      edits.push({ op: '+', line: b[j++] });
-    } else {
+    } else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      // Removals before additions, as diff(1) prints them.
       edits.push({ op: '-', line: a[i++] });
+    } else {
+      edits.push({ op: '+', line: b[j++] });
     }
   }
   return edits;
