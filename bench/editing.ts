@@ -25,6 +25,8 @@ const schemaUri = pathToFileURL(
 /** How many of each measurement, bounded by time so the peer's slow answers do not stall the run. */
 const EDITS = { count: 10, budgetMs: 30_000 };
 const REQUESTS = { count: 60, budgetMs: 20_000 };
+/** Quiet time before each measured edit (longer than either server's debounce window). */
+const EDIT_PAUSE_MS = 300;
 
 interface Case {
   readonly label: string;
@@ -258,6 +260,8 @@ async function measure(
             start: { line, character },
             end: { line, character: character + 1 },
           };
+    // A pause before each keystroke, as between a user's edits: both servers debounce bursts.
+    await new Promise((resolve) => setTimeout(resolve, EDIT_PAUSE_MS));
     const result = await lsp.edit(uri, range, i % 2 === 0 ? "x" : "");
     edit.push(result.ms);
     editCount = result.count;
