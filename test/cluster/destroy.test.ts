@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { executeDestroy } from '../../server/src/cluster/destroy/execute';
 import { describeDestroyPlan, planDestroy } from '../../server/src/cluster/destroy/plan';
+import { listEnvironments } from '../../server/src/cluster/environments';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, kubeConfig, statusCode } from './harness';
@@ -53,21 +54,29 @@ test('destroy deletes exactly the inventory objects in reverse order, then the i
   assert.deepEqual({ deleted: second.deleted, inventoryDeleted: second.inventoryDeleted, writes: second.requests.writes }, { deleted: [], inventoryDeleted: false, writes: 0 });
 });
 
-test('destroy finishes the job after objects were deleted by hand', async (t) => {
+test('destroy finishes the job after objects were deleted by hand; the environment list shows what is missing', async (t) => {
   const session = await testSession(t);
   const scope = await environmentScope(t, 'destroy-hand');
   const env = prepare(TEMPLATE, uniqueEnvironmentName('hand'), scope.agentNamespace);
   scope.track(env);
   await applyOk(session, env);
+  const listed = expectOk(await listEnvironments(session, { namespace: scope.agentNamespace }));
+  assert.deepEqual(
+    listed.map((e) => ({ name: e.inventory.name, env: e.identity.environmentName, project: e.identity.projectId, agent: e.identity.agentId, ready: e.ready, states: e.objects.map((o) => o.state) })),
+    [{ name: env.inventory.name, env: env.data.environment.name, project: 42, agent: 7, ready: true, states: ['current', 'current', 'current'] }],
+  );
   const ns = `${env.data.environment.slug}-42-7`;
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   await core.deleteNamespacedServiceAccount({ name: 'deployer', namespace: ns });
+  const afterHand = expectOk(await listEnvironments(session, { namespace: scope.agentNamespace }));
+  assert.deepEqual({ ready: afterHand[0].ready, missing: afterHand[0].missing }, { ready: false, missing: 1 });
 
   const plan = expectOk(await planDestroy(session, { inventory: env.inventory }));
   assert.deepEqual(plan.skipped.map((s) => [s.ref.name, s.reason]), [['deployer', 'already gone']]);
   assert.equal(plan.deletions.length, 2);
   expectOk(await executeDestroy(session, plan));
   assert.equal(await exists(() => core.readNamespace({ name: ns })), false);
+  assert.deepEqual(expectOk(await listEnvironments(session, { namespace: scope.agentNamespace })), []);
 });
 
 test('destroy after a crash half-way (cancelled after the first deletion) completes when run again', async (t) => {
