@@ -16,6 +16,8 @@ const ENVIRONMENT = 'review/e2e-apply';
 // The default template's namespace: `<environment slug>-<project id>-<agent id>` (spec §2.7, slug §3.9).
 const NAMESPACE = `${environmentSlug(ENVIRONMENT)}-${PROJECT_ID}-${AGENT_ID}`;
 const TEMPLATE = '.gitlab/agents/production-agent/environment_templates/default.yaml';
+// The inventories' home for this run (created by the apply, removed by the test; the tool never deletes it).
+const AGENT_NAMESPACE = `e2e-agent-${Date.now().toString(36)}`;
 
 let wb: Workbench;
 let env: ClusterEnv;
@@ -26,6 +28,7 @@ before(async () => {
     workspaceFolder: path.join(repoRoot, 'examples'),
     settings: {
       'gitlabAgentConfig.cluster.kubeconfig': env.kubeconfig,
+      'gitlabAgentConfig.cluster.agentNamespace': AGENT_NAMESPACE,
       'gitlabAgentConfig.cluster.agentId': AGENT_ID,
       'gitlabAgentConfig.cluster.projectId': PROJECT_ID,
       'gitlabAgentConfig.configProjectPath': 'acme/infra/agents',
@@ -39,28 +42,38 @@ after(async () => {
   await wb?.close();
   if (env) {
     const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
-    await core.deleteNamespace({ name: NAMESPACE }).catch((err: unknown) => {
-      if (statusCode(err) !== 404) throw err;
-    });
+    for (const name of [NAMESPACE, AGENT_NAMESPACE]) {
+      await core.deleteNamespace({ name }).catch((err: unknown) => {
+        if (statusCode(err) !== 404) throw err;
+      });
+    }
   }
 });
 
 /** Waits for the quick input to list a row whose label starts with `label`, and picks it. */
 async function pick(label: string): Promise<void> {
-  const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
+  const row = wb.page.locator(`.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="${label.replace(/["\\]/g, '\\$&')}"]`).first();
   await row.waitFor({ timeout: 60_000 });
   await row.click();
 }
 
-test('Apply Environment: context, template, scenario → diff editor → confirm → the namespace exists', async () => {
+test('Apply Environment: context, template, scenario → diff editor → confirm → the namespace exists', async (t) => {
+  t.after(async () => {
+    // What the workbench showed when it ended (useful when a step timed out).
+    await wb?.screenshot('apply-final-state').catch(() => undefined);
+  });
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   await assert.rejects(core.readNamespace({ name: NAMESPACE }), (err: unknown) => statusCode(err) === 404, 'the namespace does not exist before');
 
   await wb.openFile(TEMPLATE);
-  await wb.runCommand('GitLab Agent: Apply Environment');
+  // Not wb.runCommand: it waits for the palette to close, and here the next quick pick opens at once.
+  await wb.page.keyboard.press('F1');
+  await wb.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await wb.page.keyboard.insertText('GitLab Agent: Apply Environment');
+  await pick('GitLab Agent: Apply Environment');
   // No context selected yet: the picker lists the kubeconfig's contexts (through the server).
   await pick(env.adminContext);
-  await wb.page.locator('[id="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext }).waitFor({ timeout: 30_000 });
+  await wb.page.locator('.statusbar-item[id$="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext }).waitFor({ timeout: 30_000 });
   await pick(TEMPLATE);
   await pick('e2e review app');
 
@@ -83,9 +96,12 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
   const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Apply environment \(/ });
   await toast.waitFor({ timeout: 180_000 });
+  // The progress notification closes when the server answered; then the result stands alone.
+  await wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'applying to' }).waitFor({ state: 'hidden', timeout: 30_000 });
   const message = await toast.innerText();
   await wb.screenshot('apply-result');
   assert.doesNotMatch(message, /failed/i, message);
+  assert.match(message, /2 created, 0 updated, 0 unchanged, 0 pruned/);
 
   const namespace = await core.readNamespace({ name: NAMESPACE });
   assert.equal(namespace.status?.phase, 'Active');

@@ -66,7 +66,7 @@ async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView):
   });
   const apply = await vscode.window.showWarningMessage(
     `Apply ${plan.title} to ${plan.context}?`,
-    { modal: true, detail: [...lines, ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
+    { modal: true, detail: [...lines, `Template: ${plan.templateSource}`, ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
     'Apply',
   );
   if (apply !== 'Apply') return undefined;

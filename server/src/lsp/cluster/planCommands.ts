@@ -42,9 +42,9 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
         const plan = await planApply(session, environment, { signal, progress: { report } });
         if (isFailure(plan)) return fromFailure(plan);
         if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(`Applying ${title}`, plan.value.blocked) };
-        const warnings = [`template: ${source}`, ...environment.rendered.warnings.map((w) => `${source}:${w.range.start.line + 1}:${w.range.start.character + 1}: ${w.message}`)];
+        const warnings = [...environment.rendered.warnings.map((w) => `${source}:${w.range.start.line + 1}:${w.range.start.character + 1}: ${w.message}`)];
         const planId = plans.add({ kind: 'apply', plan: plan.value, target, title });
-        return { ok: true, value: applyPlanView(planId, title, plan.value, warnings) };
+        return { ok: true, value: applyPlanView(planId, title, plan.value, source, warnings) };
       }),
     );
   });

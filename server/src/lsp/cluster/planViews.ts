@@ -23,7 +23,7 @@ export function blockedMessage(what: string, blocked: readonly ClusterFailure[])
 }
 
 /** The apply plan as the client shows it: per object live/proposed YAML, the whole diff, conflicts. */
-export function applyPlanView(planId: string, title: string, plan: ApplyPlan, warnings: readonly string[]): ApplyPlanView {
+export function applyPlanView(planId: string, title: string, plan: ApplyPlan, templateSource: string, warnings: readonly string[]): ApplyPlanView {
   const objects: PlannedObjectView[] = [
     ...plan.objects.map((o) => ({
       id: objectLabel(o.ref),
@@ -41,6 +41,7 @@ export function applyPlanView(planId: string, title: string, plan: ApplyPlan, wa
     objects,
     diff,
     hasConflicts: conflictsOf(plan).length > 0,
+    templateSource,
     noop: isNoop(plan),
     context: plan.context,
     server: plan.server,

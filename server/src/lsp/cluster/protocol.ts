@@ -143,6 +143,8 @@ export interface ApplyPlanView {
   readonly diff: string;
   /** True when at least one object has a conflict: executing needs `force`. */
   readonly hasConflicts: boolean;
+  /** Where the template came from: a file path, or GitLab's built-in default template. */
+  readonly templateSource: string;
   /** True when executing would change nothing (the cluster matches the template and the inventory). */
   readonly noop: boolean;
   /** The context and API server the plan was made against (execute refuses another). */
