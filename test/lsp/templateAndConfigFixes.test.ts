@@ -1,0 +1,55 @@
+// Quick fixes of issue 6 on the agent configuration, over stdio: a removed key with a drop-in
+// successor is renamed (spec §1.2: starboard → container_scanning); one without (gitops → Flux is
+// not key for key, spec §1.9) gets no rename; a secret outside the shared namespace is moved into it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
+import { agentConfigUri, LspTestClient } from '../support/lspClient';
+import { rangeOf } from '../support/ranges';
+
+describe('LSP over stdio: agent configuration quick fixes (issue 6)', () => {
+  let client: LspTestClient;
+  before(async () => {
+    client = await LspTestClient.start();
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  const actions = (uri: string, diagnostic: Diagnostic) => client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+
+  test('starboard is renamed to container_scanning; the removed-key error is tagged deprecated and goes away', async () => {
+    const uri = agentConfigUri('fix-starboard');
+    const text = 'starboard:\n  cadence: "0 18 * * *"\n';
+    const { diagnostics } = await client.open(uri, text);
+    const removed = diagnostics.find((d) => d.code === 'schema.removedKey');
+    assert.ok(removed, JSON.stringify(diagnostics));
+    assert.deepEqual(removed.tags, [2], 'DiagnosticTag.Deprecated');
+    const [fix] = await actions(uri, removed);
+    assert.equal(fix.title, 'Rename to "container_scanning"');
+    const edit = fix.edit!.changes![uri][0];
+    assert.deepEqual(edit.range, rangeOf(text, 'starboard'));
+    const after = await client.edit(uri, edit.range, edit.newText);
+    assert.deepEqual(after.diagnostics, []);
+  });
+
+  test('gitops has no rename (its successor Flux is configured differently)', async () => {
+    const uri = agentConfigUri('fix-gitops');
+    const { diagnostics } = await client.open(uri, 'gitops:\n  manifest_projects: []\n');
+    const removed = diagnostics.find((d) => d.code === 'schema.removedKey');
+    assert.ok(removed);
+    assert.deepEqual(await actions(uri, removed), []);
+  });
+
+  test('an image pull secret outside the shared namespace: the fix moves it in', async () => {
+    const uri = agentConfigUri('fix-secret');
+    const text = 'remote_development:\n  shared_namespace: workspaces\n  image_pull_secrets:\n    - name: registry\n      namespace: default\n';
+    const { diagnostics } = await client.open(uri, text);
+    const wrong = diagnostics.find((d) => d.code === 'config.imagePullSecretNamespace');
+    assert.ok(wrong, JSON.stringify(diagnostics));
+    assert.deepEqual(wrong.range, rangeOf(text, 'default'));
+    const [fix] = await actions(uri, wrong);
+    const after = await client.edit(uri, fix.edit!.changes![uri][0].range, fix.edit!.changes![uri][0].newText);
+    assert.deepEqual(after.diagnostics, []);
+  });
+});
