@@ -9,6 +9,13 @@ import { after, before, test } from 'node:test';
 import { launchWorkbench, type Workbench } from './harness';
 
 const CONFIG = '.gitlab/agents/demo/config.yaml';
+const TEMPLATE = '.gitlab/agents/demo/environment_templates/default.yaml';
+const TEMPLATE_TEXT = `objects:
+  - apiVersion: v1
+    kind: Namespace
+    metadata:
+      name: ""
+`;
 const TEXT = `ci_access:
   projects:
     - id: acme/shop/web
@@ -25,8 +32,9 @@ let fixture: string;
 before(async () => {
   fixture = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-e2e-completion-'));
   const folder = path.join(fixture, 'demo-project');
-  mkdirSync(path.join(folder, '.gitlab', 'agents', 'demo'), { recursive: true });
+  mkdirSync(path.join(folder, '.gitlab', 'agents', 'demo', 'environment_templates'), { recursive: true });
   writeFileSync(path.join(folder, CONFIG), TEXT);
+  writeFileSync(path.join(folder, TEMPLATE), TEMPLATE_TEXT);
   wb = await launchWorkbench({ workspaceFolder: folder });
   await wb.openFile(CONFIG);
 });
@@ -49,15 +57,17 @@ async function suggest(label: string): Promise<void> {
       await row.waitFor({ state: 'visible', timeout: 3_000 });
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw err;
+      if (Date.now() > deadline) {
+        await wb.screenshot(`completion-failed-${label.replace(/\W/g, '_')}`);
+        throw err;
+      }
       await wb.page.keyboard.press('Escape');
     }
   }
 }
 
-/** The text of an editor line as rendered (non-breaking spaces as spaces). */
+/** The text of a rendered editor line (non-breaking spaces as spaces); the cursor stays where it is. */
 async function lineText(line: number): Promise<string> {
-  await wb.goTo(line, 1);
   const rendered = wb.page.locator('.editor-group-container.active .monaco-editor .view-line');
   const texts = await rendered.allInnerTexts();
   const tops = await rendered.evaluateAll((nodes) => nodes.map((n) => Number.parseFloat((n as { style: { top: string } }).style.top)));
@@ -73,11 +83,11 @@ async function firstVisibleLine(): Promise<number> {
   return Math.min(...numbers.map((n) => Number(n.trim())).filter((n) => Number.isFinite(n) && n > 0));
 }
 
-/** Saves the editor and waits until the file on disk holds `expected`. */
-async function savedText(predicate: (text: string) => boolean): Promise<string> {
+/** Saves the editor and waits until the file on disk satisfies `predicate`. */
+async function savedText(predicate: (text: string) => boolean, relPath = CONFIG): Promise<string> {
   await wb.focusEditor();
   await wb.page.keyboard.press('Control+S');
-  const file = path.join(wb.workspace, CONFIG);
+  const file = path.join(wb.workspace, relPath);
   const deadline = Date.now() + 15_000;
   for (;;) {
     const text = readFileSync(file, 'utf8');
@@ -124,4 +134,43 @@ test('hover shows the documentation of a key: what it does, its default, since w
   const section = await wb.hoverAt(1, 3, 30_000);
   await wb.screenshot('hover-ci-access-documentation');
   assert.match(section, /Authorize CI\/CD jobs of projects and groups/);
+});
+
+test('semantic tokens colour the if: expression: variables alike, operators apart, unlike a plain YAML string', async () => {
+  const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines');
+  const colorOf = (text: string) =>
+    editor.locator('span > span', { hasText: text }).filter({ hasText: new RegExp(`^${text.replace(/[$|]/g, '\\$&')}$`) }).first().evaluate((e) => getComputedStyle(e as never).color);
+  const deadline = Date.now() + 30_000;
+  let colors: string[] = [];
+  // Semantic tokens arrive after the TextMate colours: wait until the variable is no longer coloured as the string it is in YAML.
+  for (;;) {
+    colors = [await colorOf('$CI_COMMIT_BRANCH'), await colorOf('$CI_DEFAULT_BRANCH'), await colorOf('=='), await colorOf('acme/shop/web')];
+    if (colors[0] !== colors[3] || Date.now() > deadline) break;
+    await wb.page.waitForTimeout(200);
+  }
+  await wb.screenshot('semantic-tokens-rules-if');
+  const [variable, otherVariable, operator, plainString] = colors;
+  assert.equal(variable, otherVariable, 'both variables share the variable colour');
+  assert.notEqual(variable, plainString, 'a variable is not coloured as a YAML string');
+  assert.notEqual(operator, variable, 'operators have their own colour');
+});
+
+test('completing a template variable after {{ . in an environment template (spec §2.4)', async () => {
+  await wb.openFile(TEMPLATE);
+  await wb.typeAt(5, 14, '{{ .');
+  await suggest('.environment.slug');
+  await wb.page.keyboard.insertText('environment.sl'); // the list narrows to the fields of .environment
+  await suggest('slug');
+  await wb.screenshot('completion-template-variable');
+  await wb.page.keyboard.press('Enter');
+  await suggestWidget().waitFor({ state: 'hidden' });
+  // The editor may have closed the braces itself (YAML's auto-closing pairs): the variable sits before them.
+  assert.match(await lineText(5), /^ {6}name: "\{\{ \.environment\.slug(\}\})?"$/);
+  await wb.page.keyboard.insertText(' | slu');
+  await suggest('slugify');
+  await wb.page.keyboard.press('Enter');
+  await suggestWidget().waitFor({ state: 'hidden' });
+  if (!(await lineText(5)).includes('}}')) await wb.typeAt(5, '      name: "{{ .environment.slug | slugify'.length + 1, '}}');
+  const saved = await savedText((t) => t.includes('slugify'), TEMPLATE);
+  assert.match(saved, /\n {6}name: "\{\{ \.environment\.slug \| slugify ?\}\}"\n/);
 });
