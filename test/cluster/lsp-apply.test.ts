@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
-import { CLUSTER_COMMANDS, type ApplyPlanView, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterInventory, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
 import type { LspTestClient } from '../support/lspClient';
 import { clusterEnv, kubeConfig, statusCode, type ClusterEnv } from './harness';
 import { execute, startClusterServer, type ProgressValue } from './lsp-support';
@@ -89,6 +89,19 @@ test('plan → execute creates the namespace of the built-in default template; r
   assert.equal(live.status?.phase, 'Active');
   assert.ok(`agent.gitlab.com/env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` in (live.metadata?.labels ?? {}));
 
+  // The tree view's listing finds it by GitLab's annotation (spec §2.6), Ready.
+  const listed = await execute<ClusterInventory>(client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
+  assert.ok(listed.result.ok, JSON.stringify(listed.result));
+  const found = listed.result.value.environments.find((e) => e.namespace === namespace);
+  assert.deepEqual(found, {
+    inventory: { namespace: agentNamespace, name: `gitlab-env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` },
+    environment: environmentName,
+    projectPath: 'acme/shop/app',
+    namespace,
+    objectCount: 2,
+    state: 'Ready',
+  });
+
   // A plan runs once.
   const again = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
   assert.equal(!again.result.ok && again.result.kind, 'planNotFound');
@@ -111,6 +124,8 @@ test('plan → execute creates the namespace of the built-in default template; r
   assert.ok(destroyed.result.ok, JSON.stringify(destroyed.result));
   assert.match(destroyed.result.value.summary, /^2 deleted; inventory deleted\.$/);
   assert.equal(await namespaceGone(namespace), true);
+  const relisted = await execute<ClusterInventory>(client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
+  assert.ok(relisted.result.ok && !relisted.result.value.environments.some((e) => e.namespace === namespace), 'gone from the listing');
 
   const nothing = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
   assert.ok(nothing.result.ok);

@@ -4,9 +4,9 @@
 // (window/workDoneProgress/create + cancel) does the same, and the server keeps serving afterwards.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { CancellationTokenSource } from 'vscode-jsonrpc';
-import { CLUSTER_COMMANDS, type ClusterCommandResult, type ContextList, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ClusterCommandResult, type ClusterInventory, type ContextList, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
 import type { LspTestClient } from '../support/lspClient';
 import { clusterEnv, kubeConfig, statusCode, uniqueNamespace, waitFor, type ClusterEnv } from './harness';
 import { execute, startClusterServer, type ProgressValue } from './lsp-support';
@@ -51,6 +51,18 @@ const cluster = () => ({ kubeconfigPath: env.kubeconfig, context: env.adminConte
 
 test('terminate workspace reports $/progress for the client token: begin, Terminating, Terminated, end (seed 001)', async () => {
   const ws = await workspaceNamespace('progress');
+  // The workspace Deployment agentk's informer would see (spec §5.2): the tree view lists it.
+  await kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
+    namespace: ws.namespace,
+    body: {
+      metadata: { name: ws.name, labels: { 'agent.gitlab.com/id': '7' } },
+      spec: { replicas: 0, selector: { matchLabels: { app: ws.name } }, template: { metadata: { labels: { app: ws.name } }, spec: { containers: [{ name: 'dev', image: 'busybox' }] } } },
+    },
+  });
+  const listed = await execute<ClusterInventory>(client, CLUSTER_COMMANDS.listClusterObjects, { cluster: cluster() });
+  assert.ok(listed.result.ok, JSON.stringify(listed.result));
+  const row = listed.result.value.workspaces.find((w) => w.name === ws.name);
+  assert.deepEqual(row && { name: row.name, namespace: row.namespace, mode: row.mode }, { name: ws.name, namespace: ws.namespace, mode: 'unique' });
   const { result, token } = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' });
   assert.ok(result.ok, JSON.stringify(result));
   assert.match(result.value.summary, new RegExp(`Workspace ${ws.name} is Terminated; progress reported: Terminating → Terminated`));

@@ -41,7 +41,7 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
         const e = node.environment;
         const item = new vscode.TreeItem(e.environment, vscode.TreeItemCollapsibleState.None);
         item.description = `${e.state} · ${e.objectCount} object${e.objectCount === 1 ? '' : 's'}${e.namespace ? ` · ${e.namespace}` : ''}`;
-        item.tooltip = `Inventory ${e.inventory.namespace}/${e.inventory.name}`;
+        item.tooltip = `${e.projectPath ? `Project ${e.projectPath}\n` : ''}Inventory ${e.inventory.namespace}/${e.inventory.name}`;
         item.iconPath = new vscode.ThemeIcon('package');
         item.contextValue = 'environment';
         return item;
@@ -54,8 +54,11 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
         item.contextValue = 'workspace';
         return item;
       }
-      case 'message':
-        return new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.tooltip = node.text;
+        return item;
+      }
     }
   }
 
@@ -64,7 +67,7 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
     this.inventory ??= this.load();
     const inventory = await this.inventory;
     if (typeof inventory === 'string') return node ? [] : [{ type: 'message', text: inventory }];
-    if (!node) return [{ type: 'group', label: 'Environments' }, { type: 'group', label: 'Workspaces' }];
+    if (!node) return [{ type: 'group', label: 'Environments' }, { type: 'group', label: 'Workspaces' }, ...inventory.problems.map((text): Node => ({ type: 'message', text }))];
     if (node.type !== 'group') return [];
     if (node.label === 'Environments') {
       return inventory.environments.length ? inventory.environments.map((environment) => ({ type: 'environment', environment })) : [{ type: 'message', text: 'No managed environments' }];

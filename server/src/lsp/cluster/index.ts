@@ -11,6 +11,7 @@ import { registerWorkspaceCommands } from './workspaceCommands';
 import { registerPlanCommands } from './planCommands';
 import { PlanStore } from './planStore';
 import { registerFluxCommand } from './fluxCommand';
+import { registerClusterObjectsCommand } from './clusterObjectsCommand';
 
 export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
@@ -23,6 +24,7 @@ export class ClusterFeature {
     registerPlanCommands(this.router, connection, documents, this.plans);
     registerWorkspaceCommands(this.router, connection);
     registerFluxCommand(this.router, connection);
+    registerClusterObjectsCommand(this.router, connection);
     this.trust.listen(connection);
     this.router.listen(connection);
   }

@@ -205,8 +205,11 @@ export interface ExecutionReport {
 export interface EnvironmentView {
   readonly inventory: InventoryRef;
   readonly environment: string;
+  readonly projectPath?: string;
+  /** The Namespace object the environment tracks, when it has one. */
   readonly namespace?: string;
   readonly objectCount: number;
+  /** `Ready`, `Progressing`, `Failed` or `N missing`. */
   readonly state: string;
 }
 
@@ -222,6 +225,8 @@ export interface ClusterInventory {
   readonly context: string;
   readonly environments: readonly EnvironmentView[];
   readonly workspaces: readonly WorkspaceView[];
+  /** Why one of the lists could not be read (e.g. forbidden), while the other still shows. */
+  readonly problems: readonly string[];
 }
 
 export interface TerminateWorkspaceArgs extends ClusterArgs {

@@ -1,0 +1,60 @@
+import type { Connection } from 'vscode-languageserver';
+import { listEnvironments, type EnvironmentSummary } from '../../cluster/environments';
+import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
+import { listWorkspaces } from '../../cluster/workspace/list';
+import { clusterTarget, record, text } from './args';
+import type { ClusterCommandRouter } from './commandRouter';
+import { runOperation } from './operation';
+import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView } from './protocol';
+import { withSession } from './session';
+
+/** `listClusterObjects`: the managed environments (GitLab's §2.6 annotation) and the workspaces (§5.2) of the cluster. */
+export function registerClusterObjectsCommand(router: ClusterCommandRouter, connection: Connection): void {
+  router.register(CLUSTER_COMMANDS.listClusterObjects, async (argument, call) => {
+    const args = record(argument ?? {}, 'the argument');
+    // Environments are looked for in every namespace the identity can list; the agent namespace
+    // setting only narrows the search when the identity cannot list cluster-wide.
+    const agentNamespace = text(args, 'agentNamespace', { optional: true });
+    return withSession<ClusterInventory>(clusterTarget(args), (session) =>
+      runOperation(connection, call.params, call.token, `Reading ${session.context}`, async ({ signal, report }) => {
+        report('environments and workspaces');
+        const [environments, workspaces] = await Promise.all([listEnvironments(session, { signal }), listWorkspaces(session)]);
+        const problems: string[] = [];
+        let envs = environments;
+        if (isFailure(envs) && envs.type === 'forbidden' && agentNamespace) envs = await listEnvironments(session, { signal, namespace: agentNamespace });
+        if (isFailure(envs)) problems.push(`Environments: ${describeOutcome(envs)}`);
+        if (isFailure(workspaces)) problems.push(`Workspaces: ${describeOutcome(workspaces)}`);
+        return {
+          ok: true,
+          value: {
+            context: session.context,
+            environments: isFailure(envs) ? [] : envs.value.map(environmentView),
+            workspaces: isFailure(workspaces) ? [] : workspaces.value.map((w) => ({ name: w.name, namespace: w.namespace, mode: w.mode, state: w.actualState })),
+            problems,
+          },
+        };
+      }),
+    );
+  });
+}
+
+function environmentView(e: EnvironmentSummary): EnvironmentView {
+  const namespace = e.objects.find((o) => o.ref.kind === 'Namespace' && o.ref.group === '')?.ref.name;
+  const state = e.ready
+    ? 'Ready'
+    : e.missing > 0
+      ? `${e.missing} missing`
+      : e.objects.some((o) => o.state === 'failed')
+        ? 'Failed'
+        : e.objects.some((o) => o.state === 'unknown')
+          ? 'Unknown'
+          : 'Progressing';
+  return {
+    inventory: { namespace: e.inventory.namespace, name: e.inventory.name },
+    environment: e.identity.environmentName,
+    ...(e.identity.projectPath ? { projectPath: e.identity.projectPath } : {}),
+    ...(namespace ? { namespace } : {}),
+    objectCount: e.objects.length,
+    state,
+  };
+}
