@@ -10,6 +10,7 @@
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { readInventory, writeInventory, type InventoryRef } from '../inventory/index';
 import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../inventory/configMap';
+import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { withPreferredVersion } from '../kube/discovery';
 import { refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
@@ -22,8 +23,6 @@ const KEEP_ANNOTATIONS: readonly [string, string][] = [
   ['client.lifecycle.config.k8s.io/deletion', 'detach'],
 ];
 
-/** Concurrent requests per inventory (agentk's applier is sequential; the API server copes). */
-const CONCURRENCY = 8;
 
 export interface InventoryApplyResult {
   readonly inventory: ObjectRef;
@@ -40,20 +39,6 @@ export interface InventoryApplyOptions {
   readonly fieldManager: string;
   readonly dryRun?: boolean;
   readonly signal?: AbortSignal;
-}
-
-/** Runs `task` over `items`, at most `limit` at a time, keeping the order of results. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 function cancelled(ref?: ObjectRef): ClusterFailure {
@@ -88,7 +73,7 @@ export async function applyInventoryGroup(session: ClusterSession, group: Invent
 
   // 2. Server-side apply, ForceConflicts as agentk.
   if (options.signal?.aborted) return cancelled(inventoryRef);
-  const applyOutcomes = await mapBounded(group.objects, CONCURRENCY, async (object): Promise<ClusterOutcome<ObjectRef>> => {
+  const applyOutcomes = await mapBounded(group.objects, DEFAULT_CONCURRENCY, async (object): Promise<ClusterOutcome<ObjectRef>> => {
     const ref = manifestRef(object);
     if (options.signal?.aborted) return cancelled(ref);
     try {
@@ -103,7 +88,7 @@ export async function applyInventoryGroup(session: ClusterSession, group: Invent
 
   // 3. Prune what left the payload (only when every apply succeeded, as cli-utils skips pruning after failures).
   const pruneCandidates = applyFailure ? [] : previous.filter((ref) => !desiredKeys.has(refKey(ref)));
-  const pruneOutcomes = await mapBounded(pruneCandidates, CONCURRENCY, (ref) => pruneOne(session, ref, id, options));
+  const pruneOutcomes = await mapBounded(pruneCandidates, DEFAULT_CONCURRENCY, (ref) => pruneOne(session, ref, id, options));
   const pruned: InventoryRef[] = [];
   const terminating: InventoryRef[] = [];
   const abandoned: { ref: InventoryRef; reason: string }[] = [];
