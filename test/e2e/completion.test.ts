@@ -137,6 +137,7 @@ test('hover shows the documentation of a key: what it does, its default, since w
 });
 
 test('semantic tokens colour the if: expression: variables alike, operators apart, unlike a plain YAML string', async () => {
+  await wb.page.keyboard.press('Escape'); // close the hover of the previous test
   const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines');
   const colorOf = (text: string) =>
     editor.locator('span > span', { hasText: text }).filter({ hasText: new RegExp(`^${text.replace(/[$|]/g, '\\$&')}$`) }).first().evaluate((e) => getComputedStyle(e as never).color);

@@ -13,6 +13,10 @@ function contextOf(source: string) {
 
 const CASES: readonly (readonly [name: string, source: string, expected: unknown])[] = [
   ['empty document', '‸', { kind: 'key', path: [], newItem: false }],
+  ['document of comments only', '# agent\n‸', { kind: 'key', path: [], newItem: false }],
+  ['first key being typed', 'ci_‸', { kind: 'key', path: [], prefix: 'ci_' }],
+  ['after a document marker', '---\n‸', { kind: 'key', path: [], newItem: false }],
+  ['back at column 0 after nested content', 'ci_access:\n  projects:\n    - id: a\n‸', { kind: 'key', path: [] }],
   ['empty line under a key with no value yet', 'ci_access:\n  ‸', { kind: 'key', path: ['ci_access'], newItem: false }],
   ['partial key among siblings', 'ci_access:\n  projects: []\n  gro‸', { kind: 'key', path: ['ci_access'], newItem: false, prefix: 'gro' }],
   ['new list item', 'ci_access:\n  projects:\n    - id: a\n    - ‸', { kind: 'key', path: ['ci_access', 'projects', 1], newItem: true }],

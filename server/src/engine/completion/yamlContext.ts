@@ -66,7 +66,8 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
   const dashColumn = dashes ? indent.length + dashes.lastIndexOf('-') : null;
   const column = indent.length + dashes.length;
   const target: Target = { lineStart, column, dashColumn };
-  const place = doc ? locate(doc.contents, [], target, index) : { path: [], map: null };
+  // A document that is still empty, or only the scalar being typed on its first line, is a root mapping to be.
+  const place = isMap(doc?.contents) || isSeq(doc?.contents) ? locate(doc!.contents, [], target, index) : { path: [], map: null };
   if (!place) return null;
 
   const pair = KEY_VALUE.exec(content);
