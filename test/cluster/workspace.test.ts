@@ -371,3 +371,40 @@ test('CLI twin: agentcfg workspace apply, list and terminate in shared mode as t
   assert.equal(forbidden.code, 1);
   assert.match(forbidden.stderr, /^Forbidden on core\/v1\/Namespace 'gl-rd-ns-ws-[^']+': .*Ask a cluster administrator/);
 });
+
+test('spec §5.3: re-applying without an object prunes it; objects marked keep or owned elsewhere are left alone; a dry run writes nothing', async (t) => {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace(env.restrictedNamespace);
+  const ns = env.restrictedNamespace;
+  cleanupShared(admin, ns, ws.agentId, t);
+  const restricted = await session('restricted', t);
+
+  const dry = value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns, dryRun: true }));
+  assert.equal(dry.inventories.flatMap((i) => i.applied).length, 7, 'every object passed the server-side dry-run');
+  assert.deepEqual(await objectsOfAgent(admin, ws.agentId), [], 'a dry run creates nothing, not even the inventories');
+
+  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns }));
+  const core = admin.makeApiClient(CoreV1Api);
+  // The Service asks to be kept; the ServiceAccount now belongs to another inventory.
+  await core.patchNamespacedService({ namespace: ns, name: ws.name, body: { metadata: { annotations: { 'cli-utils.sigs.k8s.io/on-remove': 'keep' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  await core.patchNamespacedServiceAccount({ namespace: ns, name: ws.name, body: { metadata: { annotations: { 'config.k8s.io/owning-inventory': 'someone-else' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+
+  const fewer = workspaceConfigToApply(ws)
+    .split('---\n')
+    .filter((doc) => !/^kind: (NetworkPolicy|Service|ServiceAccount)$/m.test(doc))
+    .join('---\n');
+  const report = value(await applyWorkspace(restricted, fewer, { sharedNamespace: ns }));
+  const inventory = report.inventories.find((i) => i.inventory.name === `${ws.name}-workspace-inventory`)!;
+  assert.deepEqual(inventory.pruned.map((r) => r.kind), ['NetworkPolicy']);
+  assert.deepEqual(inventory.abandoned.map((a) => [a.ref.kind, a.reason]).sort(), [
+    ['Service', 'annotated cli-utils.sigs.k8s.io/on-remove: keep'],
+    ['ServiceAccount', 'owned by inventory "someone-else"'],
+  ]);
+  const left = await objectsOfAgent(admin, ws.agentId);
+  assert.ok(!left.some((o) => o.startsWith('NetworkPolicy ')));
+  assert.ok(left.includes(`Service ${ns}/${ws.name}`) && left.includes(`ServiceAccount ${ns}/${ws.name}`));
+  const data = (await core.readNamespacedConfigMap({ namespace: ns, name: `${ws.name}-workspace-inventory` })).data ?? {};
+  assert.deepEqual(Object.keys(data).sort(), [`${ns}_${ws.name}-gl-workspace-data__PersistentVolumeClaim`, `${ns}_${ws.name}_apps_Deployment`]);
+});
