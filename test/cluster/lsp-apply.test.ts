@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
 import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterInventory, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
 import type { LspTestClient } from '../support/lspClient';
@@ -178,4 +178,42 @@ test('an unreachable API server is a clear message, not a hang or a crash', asyn
   const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: { kubeconfigPath: file }, agentNamespace, scenario: scenario('review/gone', 3) });
   assert.equal(!result.ok && result.kind, 'unreachable', JSON.stringify(result));
   assert.match(!result.ok ? result.message : '', /Cannot reach the cluster.*Check the context's server address/);
+});
+
+test('fields owned by another manager: the plan names it, execute without force is refused, with force it applies', async () => {
+  const projectId = 100_000 + Math.floor(Math.random() * 800_000);
+  const environmentName = 'review/lsp-conflict';
+  const namespace = `${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}`;
+  const label = `agent.gitlab.com/id-${AGENT_ID}`;
+  const first = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+  assert.ok(first.result.ok, JSON.stringify(first.result));
+  const applied = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: first.result.value.planId });
+  assert.ok(applied.result.ok, JSON.stringify(applied.result));
+  try {
+    // Someone else takes over one of the labels GitLab's metadata sets (spec §2.6).
+    await kc.makeApiClient(CoreV1Api).patchNamespace(
+      { name: namespace, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [label]: 'theirs' } } }, fieldManager: 'someone-else', force: true },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    );
+    const planned = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+    assert.ok(planned.result.ok, JSON.stringify(planned.result));
+    assert.equal(planned.result.value.hasConflicts, true);
+    const conflicted = planned.result.value.objects.find((o) => o.id === `Namespace ${namespace}`);
+    assert.deepEqual(conflicted?.conflict?.managers, ['someone-else']);
+
+    const refused = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: planned.result.value.planId });
+    assert.equal(!refused.result.ok && refused.result.kind, 'conflict');
+    assert.match(!refused.result.ok ? refused.result.message : '', /owned by "someone-else".*Apply again with force/);
+
+    const again = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+    assert.ok(again.result.ok);
+    const forced = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: again.result.value.planId, force: true });
+    assert.ok(forced.result.ok, JSON.stringify(forced.result));
+    const live = await kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
+    assert.equal(live.metadata?.labels?.[label], '', 'our value again');
+  } finally {
+    const inventory = { namespace: agentNamespace, name: `gitlab-env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` };
+    const plan = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
+    if (plan.result.ok) await execute(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.result.value.planId });
+  }
 });
