@@ -1,0 +1,110 @@
+/**
+ * `agentcfg apply`: the three steps of seed 000 from the command line — render, plan (server-side
+ * dry-run and diff), confirm, server-side apply and wait until ready.
+ */
+import { executeApply } from '../../cluster/apply/execute';
+import { conflictsOf, isNoop, planApply, type ApplyPlan } from '../../cluster/apply/plan';
+import { formatRef } from '../../cluster/kube/objectRef';
+import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
+import { parseArgs } from '../args';
+import type { CliCommand } from '../io';
+import { askYesNo, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
+import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from './workspace';
+
+const USAGE = `agentcfg apply ${ENVIRONMENT_USAGE}
+       [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--force-conflicts] [--adopt] [--timeout <5m>] [--format text|json]`;
+
+/** The plan as text: one line per object, then the diffs. */
+export function planText(plan: ApplyPlan): string {
+  const env = plan.environment;
+  const lines = [`Context ${plan.context} (${plan.server}); inventory ${env.inventory.namespace}/${env.inventory.name}${plan.createsInventoryNamespace ? ` (namespace ${env.inventory.namespace} will be created)` : ''}`];
+  for (const o of plan.objects) {
+    lines.push(`  ${o.action.padEnd(9)} ${formatRef(o.ref)}${o.conflict ? `  CONFLICT with ${o.conflict.managers.map((m) => `"${m}"`).join(', ')}` : ''}${o.validated ? '' : '  (validated when applied: its namespace is new)'}`);
+  }
+  for (const p of plan.prunes) lines.push(`  ${'prune'.padEnd(9)} ${formatRef(p.ref)}`);
+  for (const s of plan.skipped) lines.push(`  ${'forget'.padEnd(9)} ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`);
+  for (const b of plan.blocked) lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeOutcome(b)}`);
+  const diffs = plan.objects.filter((o) => o.diff !== '').map((o) => o.diff);
+  return [...lines, ...(diffs.length ? ['', ...diffs] : [])].join('\n') + '\n';
+}
+
+function planJson(plan: ApplyPlan): Record<string, unknown> {
+  const env = plan.environment;
+  return {
+    context: plan.context,
+    server: plan.server,
+    inventory: { name: env.inventory.name, namespace: env.inventory.namespace, createsNamespace: plan.createsInventoryNamespace },
+    noop: isNoop(plan),
+    objects: plan.objects.map((o) => ({ ref: o.ref, action: o.action, validated: o.validated, conflict: o.conflict ?? null, diff: o.diff })),
+    prunes: plan.prunes.map((p) => ({ ref: p.ref })),
+    skipped: plan.skipped,
+    blocked: plan.blocked.map((b) => ({ type: b.type, ref: b.ref ?? null, message: describeOutcome(b) })),
+  };
+}
+
+async function confirm(plan: ApplyPlan, yes: boolean, force: boolean): Promise<'go' | 'declined' | 'noTerminal'> {
+  if (yes) return 'go';
+  const first = await askYesNo(`Apply these changes to ${plan.context}?`);
+  if (first === undefined) return 'noTerminal';
+  if (!first) return 'declined';
+  if (force && conflictsOf(plan).length > 0) {
+    // Taking fields from other managers needs a second, explicit answer.
+    const second = await askYesNo(`Force: take over the fields owned by ${[...new Set(conflictsOf(plan).flatMap((o) => o.conflict?.managers ?? []))].join(', ')}?`);
+    if (!second) return 'declined';
+  }
+  return 'go';
+}
+
+export const applyCommand: CliCommand = {
+  name: 'apply',
+  summary: 'Render an environment template and apply it to a cluster (dry-run diff, confirm, apply, wait).',
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES], flags: ['dry-run', 'yes', 'force-conflicts', 'adopt'] });
+    const format = outputFormat(args);
+    const timeoutMs = timeoutOption(args);
+    const prepared = await environmentFromArgs(args, io);
+    if (!prepared.ok) {
+      if (format === 'json') io.out(JSON.stringify({ ok: false, errors: prepared.errors }) + '\n');
+      else io.err(diagnosticLines(prepared.templateFile, prepared.errors));
+      return 1;
+    }
+    const opened = cliSession(args, io);
+    if (isFailure(opened)) return printFailure(io, format, opened);
+    const session = opened.value;
+    const progress = stderrProgress(io, 'apply');
+    try {
+      const planned = await planApply(session, prepared.environment, { progress, adopt: args.flags.has('adopt') });
+      if (isFailure(planned)) return printFailure(io, format, planned);
+      const plan = planned.value;
+      const force = args.flags.has('force-conflicts');
+      const blocked = plan.blocked.length > 0;
+      const conflicted = conflictsOf(plan).length > 0 && !force;
+      if (format === 'text') io.out(planText(plan));
+      if (args.flags.has('dry-run') || blocked || conflicted) {
+        if (format === 'json') io.out(JSON.stringify({ ok: !blocked && !conflicted, dryRun: true, plan: planJson(plan) }) + '\n');
+        else if (conflicted) io.err('Not applied: fields are owned by other field managers (see CONFLICT). Run again with --force-conflicts to take them over.\n');
+        else if (blocked) io.err('Not applied: the plan is blocked (see BLOCKED); nothing was changed.\n');
+        return blocked || conflicted ? 1 : 0;
+      }
+      if (isNoop(plan)) {
+        if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: null }) + '\n');
+        else io.out('Nothing to do: the cluster already matches the template.\n');
+        return 0;
+      }
+      const answer = await confirm(plan, args.flags.has('yes'), force);
+      if (answer !== 'go') {
+        io.err(answer === 'noTerminal' ? 'Not applied: no terminal to confirm on; pass --yes to apply without asking.\n' : 'Not applied.\n');
+        return 1;
+      }
+      const result = await executeApply(session, plan, { force, progress, ...(timeoutMs ? { timeoutMs } : {}) });
+      if (isFailure(result)) return printFailure(io, format, result);
+      const r = result.value;
+      if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r }) + '\n');
+      else io.out(`Applied: ${r.applied.filter((a) => a.action !== 'unchanged').length} changed, ${r.applied.filter((a) => a.action === 'unchanged').length} unchanged, ${r.pruned.length} pruned; all ready. Inventory ${r.inventory.namespace}/${r.inventory.name}.\n`);
+      return 0;
+    } finally {
+      session.close();
+    }
+  },
+};

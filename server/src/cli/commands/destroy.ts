@@ -1,0 +1,68 @@
+/** `agentcfg destroy`: delete an environment's resources from its inventory (`delete_resources: on_stop`). */
+import { describeDestroyPlan, planDestroy } from '../../cluster/destroy/plan';
+import { executeDestroy } from '../../cluster/destroy/execute';
+import { DEFAULT_AGENT_NAMESPACE } from '../../cluster/apply/gitlabMetadata';
+import { isFailure } from '../../cluster/kube/outcome';
+import { parseArgs, UsageError } from '../args';
+import type { CliCommand } from '../io';
+import { askYesNo, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
+import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from './workspace';
+
+const USAGE = `agentcfg destroy ${ENVIRONMENT_USAGE}
+   or: agentcfg destroy --inventory <name> [--agent-namespace <ns>]
+       [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--timeout <5m>] [--format text|json]`;
+
+export const destroyCommand: CliCommand = {
+  name: 'destroy',
+  summary: "Delete an environment's resources (exactly its inventory), in reverse order.",
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES, 'inventory'], flags: ['dry-run', 'yes'] });
+    const format = outputFormat(args);
+    const timeoutMs = timeoutOption(args);
+    let inventory: { name: string; namespace: string };
+    let deleteResources: string | undefined;
+    if (args.values.inventory) {
+      if (args.positional.length > 0) throw new UsageError('--inventory names the environment already; leave out the template');
+      inventory = { name: args.values.inventory, namespace: args.values['agent-namespace'] ?? DEFAULT_AGENT_NAMESPACE };
+    } else {
+      const prepared = await environmentFromArgs(args, io);
+      if (!prepared.ok) {
+        if (format === 'json') io.out(JSON.stringify({ ok: false, errors: prepared.errors }) + '\n');
+        else io.err(diagnosticLines(prepared.templateFile, prepared.errors));
+        return 1;
+      }
+      inventory = prepared.environment.inventory;
+      deleteResources = prepared.environment.deleteResources;
+    }
+    const opened = cliSession(args, io);
+    if (isFailure(opened)) return printFailure(io, format, opened);
+    const session = opened.value;
+    const progress = stderrProgress(io, 'destroy');
+    try {
+      const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress });
+      if (isFailure(planned)) return printFailure(io, format, planned);
+      const plan = planned.value;
+      const planJson = { context: plan.context, inventory: plan.inventory, inventoryExists: plan.inventoryExists, deletions: plan.deletions.map((d) => ({ ref: d.ref })), skipped: plan.skipped, blocked: plan.blocked };
+      if (format === 'text') io.out(`Context ${plan.context} (${plan.server})\n${describeDestroyPlan(plan).map((l) => `  ${l}`).join('\n')}\n`);
+      if (args.flags.has('dry-run') || plan.blocked.length > 0 || !plan.inventoryExists) {
+        if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null }) + '\n');
+        return plan.blocked.length > 0 ? 1 : 0;
+      }
+      if (!args.flags.has('yes')) {
+        const answer = await askYesNo(`Delete these ${plan.deletions.length} objects from ${plan.context}?`);
+        if (answer !== true) {
+          io.err(answer === undefined ? 'Not deleted: no terminal to confirm on; pass --yes to delete without asking.\n' : 'Not deleted.\n');
+          return 1;
+        }
+      }
+      const result = await executeDestroy(session, plan, { progress, ...(timeoutMs ? { timeoutMs } : {}) });
+      if (isFailure(result)) return printFailure(io, format, result);
+      if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value }) + '\n');
+      else io.out(`Deleted ${result.value.deleted.length} objects and the inventory${result.value.skipped.length ? `; ${result.value.skipped.length} left alone (see skip)` : ''}.\n`);
+      return 0;
+    } finally {
+      session.close();
+    }
+  },
+};

@@ -1,0 +1,128 @@
+/**
+ * What `agentcfg render|apply|destroy` share: the template to use, the scenario and ids it is
+ * rendered for (spec §2.4), and a yes/no question on a terminal.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
+import { classifyPath } from '../../engine/files';
+import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
+import type { EngineDiagnostic } from '../../engine/diagnostics';
+import { UsageError, type ParsedArgs } from '../args';
+import type { CliIo } from '../io';
+
+/** Options naming the environment (values). */
+export const ENVIRONMENT_VALUES = [
+  'project',
+  'project-id',
+  'environment',
+  'tier',
+  'environment-url',
+  'environment-id',
+  'agent',
+  'agent-id',
+  'agent-project',
+  'agent-namespace',
+  'user',
+  'user-id',
+  'pipeline-id',
+  'job-id',
+  'gitlab-url',
+  'ref',
+];
+
+export const ENVIRONMENT_USAGE = `[<environment_templates/default.yaml>] --project <full/path> --project-id <id> --environment <name> --agent-id <id>
+       [--agent <name>] [--agent-project <full/path>] [--tier <tier>] [--environment-url <url>] [--environment-id <id>]
+       [--user <login>] [--user-id <id>] [--pipeline-id <id>] [--job-id <id>] [--gitlab-url <url>] [--agent-namespace <ns>]
+   (without a template file: GitLab's built-in default template)`;
+
+function integer(args: ParsedArgs, name: string, required: boolean): number | undefined {
+  const text = args.values[name];
+  if (text === undefined) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
+  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a non-negative integer, got "${text}"`);
+  return Number(text);
+}
+
+/** Outcome of {@link environmentFromArgs}: template errors point at the template file. */
+export type EnvironmentFromArgs =
+  | { readonly ok: true; readonly environment: PreparedEnvironment; readonly templateFile: string | undefined }
+  | { readonly ok: false; readonly templateFile: string | undefined; readonly errors: readonly EngineDiagnostic[]; readonly message?: string };
+
+/** Reads the template (or uses the built-in default), renders it for the scenario of the flags. */
+export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<EnvironmentFromArgs> {
+  if (args.positional.length > 1) throw new UsageError('name at most one template file');
+  const file = args.positional[0];
+  const absolute = file === undefined ? undefined : path.resolve(io.cwd, file);
+  const templateText =
+    absolute === undefined
+      ? undefined
+      : await readFile(absolute, 'utf8').catch((err: NodeJS.ErrnoException) => {
+          throw new UsageError(`cannot read ${file}: ${err.code ?? err.message}`);
+        });
+  const kind = absolute ? classifyPath(absolute) : undefined;
+  const agentName = args.values.agent ?? (kind?.kind === 'environmentTemplate' ? kind.agentName : undefined);
+  if (!agentName) throw new UsageError('--agent <name> is required (or name a template under .gitlab/agents/<agent>/environment_templates/)');
+  const project = args.values.project;
+  if (!project) throw new UsageError('--project <full/path> is required');
+  const environment = args.values.environment;
+  if (!environment) throw new UsageError('--environment <name> is required (GitLab renders templates only for jobs with an environment)');
+  const tier = args.values.tier;
+  if (tier !== undefined && !ENVIRONMENT_TIERS.includes(tier as EnvironmentTier)) throw new UsageError(`--tier must be one of ${ENVIRONMENT_TIERS.join(', ')}`);
+  const optional = (name: string, key: string): Record<string, number> => {
+    const n = integer(args, name, false);
+    return n === undefined ? {} : { [key]: n };
+  };
+  const result = prepareEnvironment({
+    templateText,
+    ...(kind?.kind === 'environmentTemplate' ? { templateName: kind.templateName } : {}),
+    scenario: {
+      projectPath: project,
+      projectId: integer(args, 'project-id', true),
+      environmentName: environment,
+      ...(tier ? { environmentTier: tier as EnvironmentTier } : {}),
+      ...(args.values['environment-url'] ? { environmentUrl: args.values['environment-url'] } : {}),
+      ...(args.values.user ? { userLogin: args.values.user } : {}),
+      ref: args.values.ref ?? 'main',
+      defaultBranch: 'main',
+    },
+    ids: {
+      agentId: integer(args, 'agent-id', true) as number,
+      agentName,
+      ...(args.values['agent-project'] ? { agentProjectPath: args.values['agent-project'] } : {}),
+      ...optional('environment-id', 'environmentId'),
+      ...optional('pipeline-id', 'pipelineId'),
+      ...optional('job-id', 'jobId'),
+      ...optional('user-id', 'userId'),
+      ...(args.values['gitlab-url'] ? { gitlabUrl: args.values['gitlab-url'] } : {}),
+    },
+    ...(args.values['agent-namespace'] ? { agentNamespace: args.values['agent-namespace'] } : {}),
+  });
+  if (result.ok) return { ok: true, environment: result.environment, templateFile: file };
+  if (result.stage === 'data') throw new UsageError(result.message);
+  return { ok: false, templateFile: file, errors: result.errors };
+}
+
+/** `file:line:col: severity: message [code]` lines, 1-based, as `agentcfg validate` prints them. */
+export function diagnosticLines(file: string | undefined, diagnostics: readonly EngineDiagnostic[]): string {
+  const name = file ?? '<built-in default template>';
+  return diagnostics.map((d) => `${name}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`).join('');
+}
+
+/**
+ * Asks a yes/no question on the terminal; undefined when stdin is not a terminal (the caller then
+ * refuses: changing a cluster without a person or `--yes` is not allowed).
+ */
+export async function askYesNo(question: string): Promise<boolean | undefined> {
+  if (!process.stdin.isTTY) return undefined;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}

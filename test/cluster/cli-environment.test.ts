@@ -1,0 +1,71 @@
+// The CLI twins on the real control plane: agentcfg render, apply (dry-run, confirmation, --yes,
+// no-op re-run) and destroy (twice), JSON output, and a clear message for an unreachable cluster.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { agentcfg } from '../support/cli';
+import { clusterEnv, uniqueNamespace } from './harness';
+import { uniqueEnvironmentName } from './environment-support';
+
+const TEMPLATE = 'test/fixtures/templates/namespace-sa-rolebinding.yaml';
+const ids = (environment: string) => ['--project', 'acme/shop', '--project-id', '42', '--environment', environment, '--agent', 'prod', '--agent-id', '7'];
+
+test('agentcfg render prints the decorated objects (JSON) and points template errors at line:column', () => {
+  const { code, stdout } = agentcfg('render', TEMPLATE, ...ids('review/render'), '--format', 'json');
+  assert.equal(code, 0);
+  const out = JSON.parse(stdout);
+  assert.deepEqual(out.objects.map((o: { kind: string }) => o.kind), ['Namespace', 'ServiceAccount', 'RoleBinding']);
+  assert.equal(out.objects[0].metadata.labels['agent.gitlab.com/id-7'], '');
+  assert.equal(out.delete_resources, 'on_stop');
+
+  const broken = path.join(os.tmpdir(), `agentcfg-broken-${process.pid}.yaml`);
+  writeFileSync(broken, readFileSync(TEMPLATE, 'utf8').replace('{{ .agent.id }}"', '{{ .agent.id }"'));
+  const failed = agentcfg('render', broken, ...ids('review/render'));
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:69: error: template: default:6: unexpected "}" in operand \\[template\\.syntax\\]`, 'm'));
+});
+
+test('agentcfg apply: dry-run changes nothing, no terminal without --yes refuses, --yes applies, a re-run is a no-op; destroy twice', async (t) => {
+  const env = await clusterEnv();
+  const agentNamespace = await uniqueNamespace('cli-agent', t);
+  const name = uniqueEnvironmentName('cli');
+  const common = [TEMPLATE, ...ids(name), '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', agentNamespace];
+  t.after(() => void agentcfg('destroy', ...common, '--yes'));
+
+  const dry = agentcfg('apply', ...common, '--dry-run', '--format', 'json');
+  assert.equal(dry.code, 0, dry.stderr);
+  const plan = JSON.parse(dry.stdout).plan;
+  assert.deepEqual(plan.objects.map((o: { action: string }) => o.action), ['create', 'create', 'create']);
+  assert.equal(JSON.parse(agentcfg('destroy', ...common, '--dry-run', '--format', 'json').stdout).plan.inventoryExists, false, 'the dry run created no inventory');
+
+  const refused = agentcfg('apply', ...common);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stdout, /^ {2}create {4}core\/v1\/Namespace /m, 'the plan is printed before asking');
+  assert.match(refused.stderr, /Not applied: no terminal to confirm on; pass --yes/);
+
+  const applied = agentcfg('apply', ...common, '--yes', '--format', 'json');
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.equal(JSON.parse(applied.stdout).result.applied.length, 3);
+  const again = agentcfg('apply', ...common, '--yes');
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /Nothing to do: the cluster already matches the template\./);
+
+  const destroyed = agentcfg('destroy', ...common, '--yes', '--format', 'json');
+  assert.equal(destroyed.code, 0, destroyed.stderr);
+  assert.equal(JSON.parse(destroyed.stdout).result.deleted.length, 3);
+  const twice = agentcfg('destroy', ...common, '--yes');
+  assert.equal(twice.code, 0, twice.stderr);
+  assert.match(twice.stdout, /nothing to delete/);
+});
+
+test('agentcfg apply against an unreachable cluster prints one clear sentence and exits 1', async () => {
+  const env = await clusterEnv();
+  const file = path.join(os.tmpdir(), `agentcfg-closed-${process.pid}.kubeconfig`);
+  writeFileSync(file, readFileSync(env.kubeconfig, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/g, 'server: https://127.0.0.1:9'));
+  const { code, stderr } = agentcfg('apply', TEMPLATE, ...ids('review/down'), '--kubeconfig', file, '--yes');
+  assert.equal(code, 1);
+  assert.match(stderr, /^Cannot reach the cluster.*Check the context's server address/m);
+  assert.doesNotMatch(stderr, /\bat .*\.js:\d+/, 'no stack trace');
+});
