@@ -112,8 +112,11 @@ async function main(): Promise<void> {
   );
 
   for (const c of cases) {
+    // Each file in a workspace folder of its own: our server also reads the agent configs on disk
+    // under its workspace folders (for id completion), which must not include the other sizes.
     const file = path.join(
       workspace,
+      c.agent,
       ".gitlab",
       "agents",
       c.agent,
@@ -232,7 +235,7 @@ async function measure(
   text: string,
   where: ReturnType<typeof positions>,
 ): Promise<Figures> {
-  const rootUri = pathToFileURL(workspace).href;
+  const rootUri = pathToFileURL(path.dirname(path.dirname(path.dirname(path.dirname(new URL(uri).pathname))))).href;
   const lsp = await BenchServer.start(
     server.name,
     server.command,

@@ -1,4 +1,4 @@
-import { isMap, isSeq, type Document, type Node } from 'yaml';
+import { Document, isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import { isRecord } from '../../data';
 import type { EngineDiagnostic } from '../../diagnostics';
 import { TextIndex } from '../../text/textIndex';
@@ -7,7 +7,7 @@ import { AUTHORIZED_ENTITY_LIMIT } from '../semanticChecks';
 import { finalizeDiagnostics, partDiagnostics, validateParsedAgentConfig, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
 import { scanLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
-import { moveDocument } from './shiftNodes';
+import { moveDocument, moveNodes } from './shiftNodes';
 
 /** `<section>:` and `<list>:` put before a lone entry so it parses at the same depth as in the file. */
 const HEADER_LINES = 2;
@@ -141,14 +141,23 @@ export class IncrementalAgentConfig {
     const skeletonParsed = parseYaml(skeleton);
     if (skeletonParsed.hasSyntaxErrors || !skeletonParsed.doc) return null;
 
+    // Nothing cached yet (a file just opened): one parse of the whole text is much cheaper than
+    // thousands of small ones, and its list items are the entries' trees already.
+    const whole = this.pool.size === 0 ? parseYaml(text) : null;
+    if (whole && (whole.hasSyntaxErrors || !whole.doc)) return null;
+
     const used = new Set<EntryPart>();
     const next = new Map<string, EntryPart[]>();
     const lists: PlacedList[] = [];
     for (const slice of layout.lists) {
       const header = `${slice.path[0]}:\n${' '.repeat(slice.keyIndent)}${slice.path[1]}:\n`;
       const parts: EntryPart[] = [];
-      for (const entry of slice.entries) {
-        const part = this.take(header + text.slice(entry.start, entry.end), slice.path, used);
+      const wholeItems = whole ? nodeAtPath(whole.doc!, slice.path)?.node : null;
+      const wholeValues = whole ? valueAt(whole.value, slice.path) : null;
+      if (whole && (!isSeq(wholeItems) || wholeItems.items.length !== slice.entries.length || !Array.isArray(wholeValues))) return null;
+      for (const [i, entry] of slice.entries.entries()) {
+        const source = header + text.slice(entry.start, entry.end);
+        const part = whole && isSeq(wholeItems) ? carveEntry(source, wholeItems.items[i] as Node, (wholeValues as unknown[])[i], slice.path, entry, whole, index, header.length) : this.take(source, slice.path, used);
         if (!part) return null;
         place(part, entry.start - header.length);
         parts.push(part);
@@ -244,6 +253,31 @@ function parseEntry(source: string, path: EntryListPath): EntryPart | null {
     delta: 0,
     checks: { owner: undefined, byVariant: new Map() },
   };
+}
+
+/**
+ * A part made from an item of a whole-text parse: the item keeps its nodes (already at document
+ * offsets) under a built `{section: {list: [item]}}` tree, as if the entry had been parsed alone.
+ */
+function carveEntry(source: string, item: Node, itemValue: unknown, path: EntryListPath, entry: EntrySlice, whole: ParsedYaml, index: TextIndex, headerLength: number): EntryPart {
+  const doc = new Document<YAMLMap, false>(null, { version: '1.1' }) as unknown as Document.Parsed;
+  const seq = new YAMLSeq();
+  seq.items.push(item);
+  const list = new YAMLMap();
+  list.items.push(new Pair(new Scalar(path[1]), seq));
+  const section = new YAMLMap();
+  section.items.push(new Pair(new Scalar(path[0]), list));
+  doc.contents = section as unknown as Document.Parsed['contents'];
+  const firstLine = entry.line;
+  const lastLine = index.positionAt(entry.end).line;
+  const yamlDiagnostics = whole.diagnostics.filter((d) => d.range.start.line >= firstLine && d.range.start.line < lastLine).map((d) => moveLines(d, (l) => l - firstLine));
+  moveNodes(item, (offset) => offset); // drops the parser's tokens, as a moved part does
+  return { source, doc, item, itemValue, value: { [path[0]]: { [path[1]]: [itemValue] } }, yamlDiagnostics, delta: entry.start - headerLength, checks: { owner: undefined, byVariant: new Map() } };
+}
+
+function valueAt(value: unknown, path: EntryListPath): unknown {
+  const section = isRecord(value) ? value[path[0]] : undefined;
+  return isRecord(section) ? section[path[1]] : undefined;
 }
 
 /** Moves a part's nodes so that offset 0 of its source is at `delta` in the document. */

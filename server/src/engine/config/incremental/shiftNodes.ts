@@ -27,5 +27,5 @@ export function moveNodes(root: unknown, map: OffsetMap): void {
 /** Moves a whole document: its contents and its own range. */
 export function moveDocument(doc: Document.Parsed, map: OffsetMap): void {
   moveNodes(doc.contents, map);
-  doc.range = [map(doc.range[0]), map(doc.range[1]), map(doc.range[2])];
+  if (doc.range) doc.range = [map(doc.range[0]), map(doc.range[1]), map(doc.range[2])];
 }
