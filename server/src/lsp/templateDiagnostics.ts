@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseYaml } from '../engine/config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from '../engine/crossFile/agentFiles';
 import type { EngineDiagnostic } from '../engine/diagnostics';
 import type { FileKind } from '../engine/files';
@@ -20,6 +20,9 @@ const TEMPLATE_NAMES = ['environment_templates/default.yaml', 'environment_templ
  * otherwise the file on disk), and says which open documents must be checked again when one changes.
  */
 export class AgentFileLinks {
+  /** Per parse of a config (one per document version): the template it was checked with and the result. */
+  private readonly configResults = new WeakMap<ParsedYaml, { template: string | null; diagnostics: EngineDiagnostic[] }>();
+
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
     private readonly models: DocumentModels,
@@ -36,8 +39,14 @@ export class AgentFileLinks {
 
   /** The cross-file diagnostics of config.yaml (its own checks run elsewhere). */
   configDiagnostics(document: TextDocument, file: Extract<FileKind, { kind: 'agentConfig' }>, settings: ServerSettings): EngineDiagnostic[] {
-    const template = this.sibling(document.uri, TEMPLATE_NAMES, './');
-    return configCrossFileDiagnostics(this.files(this.models.get(document), template?.text ?? null, file.agentName, settings));
+    const template = this.sibling(document.uri, TEMPLATE_NAMES, './')?.text ?? null;
+    const parsed = this.models.get(document);
+    // Settings do not enter this check: the same parse and template give the same answer.
+    const cached = this.configResults.get(parsed);
+    if (cached && cached.template === template) return cached.diagnostics;
+    const diagnostics = configCrossFileDiagnostics({ ...this.files(parsed, template, file.agentName, settings), ciAccess: this.models.ciAccess(document) });
+    this.configResults.set(parsed, { template, diagnostics });
+    return diagnostics;
   }
 
   /** Open documents whose diagnostics depend on `uri`: the agent's config for its default template, and back. */
@@ -48,7 +57,7 @@ export class AgentFileLinks {
     return others.map((name) => match[1] + name).filter((other) => this.documents.get(other) !== undefined);
   }
 
-  private files(config: ReturnType<typeof parseYaml> | null, templateText: string | null, agentName: string, settings: ServerSettings): AgentFiles {
+  private files(config: ParsedYaml | null, templateText: string | null, agentName: string, settings: ServerSettings): AgentFiles {
     return { config, templateText, agentName, scenarios: activeScenarios(settings), defaultBranch: settings.defaultBranch };
   }
 

@@ -4,7 +4,7 @@
  * resource management, and each file gets the problems that only the pair reveals.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
-import { readCiAccess, type AccessEntry } from '../access/model';
+import { readCiAccess, type AccessEntry, type CiAccessModel } from '../access/model';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import type { EngineDiagnostic, Range } from '../diagnostics';
@@ -32,6 +32,8 @@ export interface AgentFiles {
   readonly agentName: string;
   readonly scenarios: readonly JobScenario[];
   readonly defaultBranch: string;
+  /** `ci_access` already read from `config` (the editor caches it per version). */
+  readonly ciAccess?: CiAccessModel;
 }
 
 /** Groups that only `access_as: ci_job` puts the job in (spec §1.3): a template binding them assumes it. */
@@ -47,7 +49,7 @@ export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[
   if (!config?.doc || config.hasSyntaxErrors) return [];
   const usesCiJobGroups = files.templateText === null || CI_JOB_GROUPS.test(files.templateText);
   if (!usesCiJobGroups) return [];
-  const model = readCiAccess(config.value);
+  const model = files.ciAccess ?? readCiAccess(config.value);
   const out: EngineDiagnostic[] = [];
   for (const entry of [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])]) {
     if (!entry.resourceManagement || entry.accessAs === 'ci_job') continue;
