@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
-import { clusterEnv, kubeConfig, statusCode, type ClusterEnv } from '../cluster/harness';
+import { clusterEnv, kubeConfig, statusCode, waitUntilDeleted, type ClusterEnv } from '../cluster/harness';
 import { launchWorkbench, repoRoot, type Workbench } from './harness';
 
 const AGENT_ID = 4242;
@@ -109,4 +109,36 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   const rbac = (await kubeConfig('admin')).makeApiClient(RbacAuthorizationV1Api);
   const bindings = await rbac.listNamespacedRoleBinding({ namespace: NAMESPACE });
   assert.deepEqual(bindings.items.map((b) => b.metadata?.name), [`bind-${AGENT_ID}-${PROJECT_ID}-${environmentSlug(ENVIRONMENT)}`]);
+});
+
+test('the Cluster view lists the environment; its inline Delete shows the plan, then removes the namespace', async (t) => {
+  t.after(async () => {
+    await wb?.screenshot('cluster-view-final-state').catch(() => undefined);
+  });
+  const kc = await kubeConfig('admin');
+  const core = kc.makeApiClient(CoreV1Api);
+  await core.readNamespace({ name: NAMESPACE }); // applied by the previous test
+
+  await wb.page.locator('.activitybar .action-item a[aria-label^="GitLab Agent"]').first().click();
+  const row = wb.page.locator('.monaco-list-row').filter({ hasText: ENVIRONMENT }).filter({ hasText: 'Ready' });
+  await row.waitFor({ timeout: 60_000 });
+  assert.match(await row.innerText(), new RegExp(`Ready · 2 objects · ${NAMESPACE}`));
+  await wb.screenshot('cluster-view');
+
+  await row.hover();
+  await row.locator('.action-label[aria-label="Delete Environment Resources"]').click();
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 60_000 });
+  const text = await dialog.innerText();
+  assert.match(text, /Delete 3 objects of environment inventory/);
+  assert.ok(text.indexOf(`RoleBinding ${NAMESPACE}/`) < text.indexOf(`Namespace ${NAMESPACE}`), 'reverse order: the RoleBinding before its Namespace');
+  await wb.screenshot('delete-confirm');
+  await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+
+  const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Delete environment resources \(/ });
+  await toast.waitFor({ timeout: 180_000 });
+  assert.match(await toast.innerText(), /2 deleted; inventory deleted/);
+  await waitUntilDeleted(kc, '/api/v1/namespaces', NAMESPACE, () => core.readNamespace({ name: NAMESPACE }));
+  await row.waitFor({ state: 'detached', timeout: 30_000 });
+  await wb.screenshot('delete-result');
 });
