@@ -44,6 +44,11 @@ after(async () => {
   rmSync(fixture, { recursive: true, force: true });
 });
 
+/** What the page's window offers (the test is typed for Node, without DOM types). */
+interface PageGlobals {
+  getComputedStyle(element: unknown): { color: string };
+}
+
 const suggestWidget = () => wb.page.locator('.editor-widget.suggest-widget.visible');
 
 /** Opens the suggest widget at the cursor (Ctrl+Space) and waits for a row whose label is `label`. */
@@ -140,7 +145,7 @@ test('semantic tokens colour the if: expression: variables alike, operators apar
   await wb.page.keyboard.press('Escape'); // close the hover of the previous test
   const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines');
   const colorOf = (text: string) =>
-    editor.locator('span > span', { hasText: text }).filter({ hasText: new RegExp(`^${text.replace(/[$|]/g, '\\$&')}$`) }).first().evaluate((e) => getComputedStyle(e as never).color);
+    editor.locator('span > span', { hasText: text }).filter({ hasText: new RegExp(`^${text.replace(/[$|]/g, '\\$&')}$`) }).first().evaluate((e) => (globalThis as unknown as PageGlobals).getComputedStyle(e).color);
   const deadline = Date.now() + 30_000;
   let colors: string[] = [];
   // Semantic tokens arrive after the TextMate colours: wait until the variable is no longer coloured as the string it is in YAML.

@@ -143,6 +143,14 @@ describe('values', () => {
   });
 });
 
+describe('environments (spec §1.3)', () => {
+  test('the environments of the preset scenarios, and the review/* folder wildcard', async () => {
+    const { items, text } = await complete('ci_access:\n  projects:\n    - id: a\n      environments:\n        - ‸\n');
+    assert.deepEqual(labels(items), ['production', 'review/feature-login', 'review/*']);
+    assert.equal(accept(text, items, 'review/*'), 'ci_access:\n  projects:\n    - id: a\n      environments:\n        - review/*\n');
+  });
+});
+
 describe('rules:if (spec §3.2, §3.8)', () => {
   const rule = (expression: string) => `ci_access:\n  projects:\n    - id: a\n      rules:\n        - if: ${expression}\n`;
 

@@ -10,11 +10,12 @@ import {
   type TextDocuments,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, indexIds, isIdValue, type CandidateKind, type CompletionCandidate, type ScenarioVariableName } from '../engine/completion';
+import type { JobScenario } from '../engine/access/scenarios';
+import { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, indexIds, isIdValue, type CandidateKind, type CompletionCandidate, type ScenarioEnvironment, type ScenarioVariableName } from '../engine/completion';
 import { classifyPath } from '../engine/files';
-import type { ServerSettings } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
+import { activeScenarios } from './simulationContext';
 import type { WorkspaceIds } from './workspaceIds';
 
 /** Characters after which the editor asks for completion without Ctrl+Space. */
@@ -64,7 +65,8 @@ export class CompletionFeature {
       const context = agentConfigContext(parsed.text, parsed.index, parsed.doc, offset);
       // The workspace's ids are gathered only for an `id:` value.
       const knownIds = context && isIdValue(context) ? await this.workspaceIds.current() : NO_IDS;
-      const input = { text: parsed.text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, scenarioVariables: scenarioVariableNames(settings), knownIds };
+      const scenarios = activeScenarios(settings);
+      const input = { text: parsed.text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, scenarioVariables: scenarioVariableNames(scenarios), environments: scenarioEnvironments(scenarios), knownIds };
       candidates = completeAgentConfig(input, context);
     }
     // Complete lists: every candidate for the position is there, the editor filters as the user types.
@@ -90,17 +92,22 @@ function toItem(candidate: CompletionCandidate, document: TextDocument): Complet
   };
 }
 
-/** The variables the user's own scenarios define, with the scenarios that define them. */
-export function scenarioVariableNames(settings: ServerSettings): ScenarioVariableName[] {
+/** The variables the scenarios define, with the scenarios that define them. */
+export function scenarioVariableNames(scenarios: readonly JobScenario[]): ScenarioVariableName[] {
+  return groupByScenario(scenarios, (s) => Object.keys(s.variables ?? {}));
+}
+
+/** The environments the scenarios deploy to, with the scenarios that do. */
+export function scenarioEnvironments(scenarios: readonly JobScenario[]): ScenarioEnvironment[] {
+  return groupByScenario(scenarios, (s) => (s.environmentName ? [s.environmentName] : []));
+}
+
+function groupByScenario(scenarios: readonly JobScenario[], namesOf: (s: JobScenario) => string[]): { name: string; scenarios: string[] }[] {
   const byName = new Map<string, string[]>();
-  for (const scenario of settings.scenarios) {
-    for (const name of Object.keys(scenario.variables ?? {})) {
-      const list = byName.get(name) ?? [];
-      list.push(scenario.name);
-      byName.set(name, list);
-    }
+  for (const scenario of scenarios) {
+    for (const name of namesOf(scenario)) byName.set(name, [...(byName.get(name) ?? []), scenario.name]);
   }
-  return [...byName].map(([name, scenarios]) => ({ name, scenarios }));
+  return [...byName].map(([name, names]) => ({ name, scenarios: names }));
 }
 
 function pathOf(uri: string): string {

@@ -59,6 +59,23 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
   });
 });
 
+describe('environments filter (spec §1.3)', () => {
+  test('the scenarios’ environments and their folder wildcards, minus those listed', () => {
+    const environments = [
+      { name: 'production', scenarios: ['default branch → production', 'tag release'] },
+      { name: 'review/feature-login', scenarios: ['feature branch → review app'] },
+    ];
+    const { candidates } = completeConfig('ci_access:\n  projects:\n    - id: a\n      environments:\n        - production\n        - ‸', { environments });
+    assert.deepEqual(sortedLabels(candidates), ['review/feature-login', 'review/*']);
+    assert.equal(candidates.find((c) => c.label === 'review/*')?.detail, 'matches review/feature-login (GitLab matches * unanchored)');
+  });
+
+  test('the rules key inserts a first rule with if and namespace (seed 003)', () => {
+    const { candidates, text } = completeConfig('ci_access:\n  groups:\n    - id: a\n      ‸');
+    assert.equal(accept(text, candidates.find((c) => c.label === 'rules')!), 'ci_access:\n  groups:\n    - id: a\n      rules:\n        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH\n          namespace: app-$CI_ENVIRONMENT_SLUG');
+  });
+});
+
 describe('rules:if expression (spec §3.2–3.4)', () => {
   const labels = (expression: string) => sortedLabels(expressionCandidates(expression, expression.length, 0, []));
 

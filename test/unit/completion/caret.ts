@@ -1,5 +1,5 @@
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
-import { completeAgentConfig, completeEnvironmentTemplate, indexIds, type CompletionCandidate, type KnownIds, type ScenarioVariableName } from '../../../server/src/engine/completion';
+import { completeAgentConfig, completeEnvironmentTemplate, indexIds, type CompletionCandidate, type KnownIds, type ScenarioEnvironment, type ScenarioVariableName } from '../../../server/src/engine/completion';
 import { snippetPreview } from '../../../server/src/engine/completion/snippets';
 import type { CompatibilityTarget } from '../../../server/src/engine/config/compatibilityTarget';
 
@@ -16,6 +16,7 @@ export function caret(source: string): { text: string; offset: number } {
 export interface Options {
   target?: CompatibilityTarget;
   scenarioVariables?: ScenarioVariableName[];
+  environments?: ScenarioEnvironment[];
   knownIds?: KnownIds;
 }
 
@@ -31,6 +32,7 @@ export function completeConfig(source: string, options: Options = {}): { candida
     offset,
     target: options.target ?? 'proposal',
     scenarioVariables: options.scenarioVariables ?? [],
+    environments: options.environments ?? [],
     knownIds: options.knownIds ?? indexIds(new Map()),
   });
   return { candidates, text, offset };

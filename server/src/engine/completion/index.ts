@@ -7,6 +7,7 @@ import type { Document } from 'yaml';
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import { schemaAtPath, type SchemaNode } from '../config/schemaLookup';
 import type { TextIndex } from '../text/textIndex';
+import { environmentCandidates, type ScenarioEnvironment } from './environmentCompletion';
 import { expressionCandidates } from './expressionCompletion';
 import { namespaceCandidates } from './namespaceCompletion';
 import { pathPattern } from './snippets';
@@ -18,6 +19,7 @@ import { completionContextAt, type DataPath, type YamlCompletionContext } from '
 export { completeEnvironmentTemplate } from './templateCompletion';
 export { idsOfConfig, indexIds } from './workspaceIds';
 export type { YamlCompletionContext } from './yamlContext';
+export type { ScenarioEnvironment } from './environmentCompletion';
 export type { CandidateKind, CompletionCandidate, KnownIds, ScenarioVariableName } from './types';
 
 /** Everything agent-config completion reads. */
@@ -30,6 +32,8 @@ export interface AgentConfigCompletionInput {
   readonly offset: number;
   readonly target: CompatibilityTarget;
   readonly scenarioVariables: readonly ScenarioVariableName[];
+  /** Environments the active scenarios deploy to, for `environments` filters. */
+  readonly environments: readonly ScenarioEnvironment[];
   /** Ids used in the workspace (already gathered by the caller). */
   readonly knownIds: KnownIds;
 }
@@ -47,7 +51,7 @@ export function completeAgentConfig(
   if (!schema) return [];
   if (context.kind === 'key') {
     // `- |` in a list of scalars (e.g. `resource_types`) is a value, not a key.
-    if (context.newItem && !schema.properties) return valueCandidates(schema, context);
+    if (context.newItem && !schema.properties) return ENVIRONMENTS_PATH.test(pathPattern(context.path)) ? environmentItems(input, context) : valueCandidates(schema, context);
     return keyCandidates(schema, context, input.target);
   }
   return valueCompletion(input, context, schema);
@@ -67,6 +71,16 @@ export function isIdValue(context: YamlCompletionContext): boolean {
 }
 
 const ID_PATH = /(?:^|\.)(?:ci_access|user_access)\.(projects|groups)\[\]\.id$/;
+const ENVIRONMENTS_PATH = /^ci_access\.(?:projects\[\]|groups\[\]|instance)\.environments\[\]$/;
+
+function environmentItems(input: AgentConfigCompletionInput, context: YamlCompletionContext): CompletionCandidate[] {
+  const listPath = context.path.slice(0, -1);
+  const inList = new Set<string>();
+  let node: unknown = input.value;
+  for (const segment of listPath) node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[segment] : undefined;
+  if (Array.isArray(node)) for (const item of node) if (typeof item === 'string') inList.add(item);
+  return environmentCandidates(input.environments, inList, context.replace);
+}
 
 function valueCompletion(input: AgentConfigCompletionInput, context: Extract<YamlCompletionContext, { kind: 'value' }>, schema: SchemaNode): CompletionCandidate[] {
   const format = schema['x-format'];
@@ -78,6 +92,7 @@ function valueCompletion(input: AgentConfigCompletionInput, context: Extract<Yam
       ? expressionCandidates(content.text, content.cursor, base, input.scenarioVariables)
       : namespaceCandidates(content.text, content.cursor, base, input.scenarioVariables);
   }
+  if (ENVIRONMENTS_PATH.test(pathPattern(context.path))) return environmentItems(input, context);
   const id = ID_PATH.exec(pathPattern(context.path));
   if (id) {
     const kind = id[1] as 'projects' | 'groups';

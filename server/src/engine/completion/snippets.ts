@@ -90,7 +90,9 @@ export function valueSkeleton(schema: SchemaNode, column: number, path: DataPath
     const itemPath = [...path, 0];
     if (items.properties) {
       const skeleton = itemSkeleton(itemPath);
-      const keys = (items.required as string[] | undefined) ?? skeleton?.keys.slice(0, 1) ?? [];
+      // The required keys make a valid first item (a projects entry: its id); an item without any (a rule)
+      // gets its skeleton (if, namespace).
+      const keys = (items.required as string[] | undefined) ?? skeleton?.keys ?? [];
       const body = keys.length ? objectBody(items, keys, child + 2, itemPath, stops) : `$${stops.next()}`;
       return `\n${pad(child)}- ${body}`;
     }
