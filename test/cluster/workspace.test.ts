@@ -347,8 +347,9 @@ test('CLI twin: agentcfg workspace apply, list and terminate in shared mode as t
   const common = ['--kubeconfig', env.kubeconfig, '--context', env.restrictedContext, '--shared-namespace', env.restrictedNamespace, '--format', 'json'];
 
   const refused = await agentcfgAsync('workspace', 'apply', '--config', path.join(dir, 'apply.yaml'), ...common);
-  assert.equal(refused.code, 2, 'changing the cluster needs --yes');
-  assert.match(refused.stderr, /pass --yes/);
+  assert.equal(refused.code, 1, 'changing the cluster needs --yes (or a terminal to confirm on)');
+  assert.match(refused.stderr, /Dry run: would apply workspace in shared-namespace mode[\s\S]*Nothing changed: no terminal to confirm on; pass --yes/);
+  assert.deepEqual(await objectsOfAgent(admin, ws.agentId), [], 'nothing was written');
 
   const applied = await agentcfgAsync('workspace', 'apply', '--config', path.join(dir, 'apply.yaml'), '--yes', ...common);
   assert.equal(applied.code, 0, applied.stderr);

@@ -2,7 +2,7 @@ import { waitForFluxSync } from '../../cluster/flux/index';
 import { isFailure } from '../../cluster/kube/outcome';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
-import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from './workspace';
+import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from '../clusterOptions';
 
 const USAGE = `agentcfg flux wait --kind Kustomization|OCIRepository --name <name> --namespace <ns> --revision <revision>
                  [--timeout <300s>] [--context <name>] [--kubeconfig <path>] [--format text|json]
