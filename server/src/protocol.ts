@@ -68,3 +68,6 @@ export interface SimulateResult {
 
 /** Client command ids the server's code lenses invoke. */
 export const SHOW_SIMULATION_COMMAND = 'gitlabAgentConfig.simulate';
+
+/** The cluster commands (workspace/executeCommand): ids, arguments and results, defined in one module. */
+export * from './lsp/cluster/protocol';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CLUSTER_COMMANDS, type ApplyPlanView, type ExecutionReport, type PlanApplyArgs } from '../../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type ExecutionReport, type PlanApplyArgs } from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
 import { pickScenario, pickTemplate, scenarioArgs } from './environmentInputs';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, WorkDoneProgress, type LanguageClient, type WorkDoneProgressBegin, type WorkDoneProgressReport } from 'vscode-languageclient/node';
-import type { ClusterCommandId, ClusterCommandResult } from '../../../server/src/lsp/cluster/protocol';
+import type { ClusterCommandId, ClusterCommandResult } from '../../../server/src/protocol';
 
 /**
  * Calls the server's cluster commands (`workspace/executeCommand`). Long operations run under a

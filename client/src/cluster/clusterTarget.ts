@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CLUSTER_COMMANDS, type ClusterTarget, type ContextList } from '../../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ClusterTarget, type ContextList } from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
 
 const SELECTED_CONTEXT_KEY = 'gitlabAgentConfig.cluster.selectedContext';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView, type WorkspaceView } from '../../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView, type WorkspaceView } from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
 

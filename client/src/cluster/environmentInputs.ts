@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { presetScenarios, readJobScenarios, type JobScenario } from '../../../server/src/engine/access/scenarios';
-import type { EnvironmentScenarioArgs } from '../../../server/src/lsp/cluster/protocol';
+import type { EnvironmentScenarioArgs } from '../../../server/src/protocol';
 
 const AGENT_DIR = /[\\/]\.gitlab[\\/]agents[\\/]([^\\/]+)[\\/]/;
 const BUILT_IN = 'built-in';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions, type WorkspaceTrustParams } from '../../../server/src/lsp/cluster/protocol';
+import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions, type WorkspaceTrustParams } from '../../../server/src/protocol';
 import { applyEnvironment } from './applyEnvironment';
 import { ClusterCommands } from './clusterCommands';
 import { ClusterTargetSelection, SELECT_CONTEXT_COMMAND } from './clusterTarget';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApplyPlanView, PlannedObjectView } from '../../../server/src/lsp/cluster/protocol';
+import type { ApplyPlanView, PlannedObjectView } from '../../../server/src/protocol';
 
 export const PLAN_SCHEME = 'gitlab-agent-plan';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ClusterCommandResult, ExecutionReport } from '../../../server/src/lsp/cluster/protocol';
+import type { ClusterCommandResult, ExecutionReport } from '../../../server/src/protocol';
 
 /**
  * Shows a finished operation: a notification with the summary, and every line in the output

@@ -7,7 +7,7 @@ import {
   type ExecutionReport,
   type WaitForFluxSyncArgs,
   type WorkspaceView,
-} from '../../../server/src/lsp/cluster/protocol';
+} from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
 import type { ClusterTreeNode } from './clusterTree';
