@@ -221,7 +221,7 @@ test('a Flux object that never becomes Ready ends the apply with a timeout namin
   const plan = expectOk(await planApply(session, env));
   const result = await executeApply(session, plan, { timeoutMs: 1_500 });
   assert.equal(result.type, 'timeout');
-  assert.match(describeOutcome(result), /Kustomization 'app' in namespace '.*' did not get ready within \d+ s; last status: waiting for the Flux controller/);
+  assert.match(describeOutcome(result), /Kustomization 'app' in namespace '.*' was not ready within the apply's timeout of 1\.5 s; last status: waiting for the Flux controller/);
   // The inventory tracks what was created, so a later destroy finds it.
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });

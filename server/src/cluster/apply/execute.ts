@@ -12,7 +12,7 @@ import { formatRef, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { RequestCounts } from '../kube/requests';
 import type { ClusterSession } from '../kube/session';
-import { waitForObject, waitUntilGone } from '../kube/watch';
+import { formatDuration, waitForObject, waitUntilGone } from '../kube/watch';
 import { uniqueRefs } from '../inventory/configMap';
 import type { InventoryRef } from '../inventory/objMetadata';
 import { writeInventory } from '../inventory/store';
@@ -67,7 +67,7 @@ async function applyOne(session: ClusterSession, object: PlannedObject, force: b
   }
 }
 
-async function waitCurrent(session: ClusterSession, ref: ObjectRef, deadline: number, signal: AbortSignal | undefined): Promise<ClusterOutcome<void>> {
+async function waitCurrent(session: ClusterSession, ref: ObjectRef, deadline: number, totalMs: number, signal: AbortSignal | undefined): Promise<ClusterOutcome<void>> {
   let last = '';
   const seen = await waitForObject(
     session,
@@ -79,7 +79,10 @@ async function waitCurrent(session: ClusterSession, ref: ObjectRef, deadline: nu
     },
     { signal, timeoutMs: Math.max(1, deadline - Date.now()), what: 'ready' },
   );
-  if (isFailure(seen)) return seen.type === 'timeout' && last ? { ...seen, message: `${seen.message}; last status: ${last}` } : seen;
+  if (isFailure(seen)) {
+    if (seen.type !== 'timeout') return seen;
+    return { ...seen, message: `${formatRef(ref)} was not ready within the apply's timeout of ${formatDuration(totalMs)}${last ? `; last status: ${last}` : ''}` };
+  }
   const r = readinessOf(seen.value);
   if (r.state === 'failed') return { type: 'failed', ref, message: `${formatRef(ref)} failed: ${r.reason}${r.message ? `: ${r.message}` : ''}` };
   return ok(undefined);
@@ -88,7 +91,8 @@ async function waitCurrent(session: ClusterSession, ref: ObjectRef, deadline: nu
 /** Executes the plan. Refuses (changing nothing) when the plan is blocked, or has conflicts and force is not set. */
 export async function executeApply(session: ClusterSession, plan: ApplyPlan, options: ExecuteApplyOptions = {}): Promise<ClusterOutcome<ApplyResult>> {
   const before = session.requests.snapshot();
-  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_APPLY_TIMEOUT_MS);
+  const totalMs = options.timeoutMs ?? DEFAULT_APPLY_TIMEOUT_MS;
+  const deadline = Date.now() + totalMs;
   const { signal, progress } = options;
   const force = options.force ?? false;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
@@ -144,7 +148,7 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
       // An object the plan or the apply response already shows current needs no watch.
       if (current.type === 'ok' && readinessOf(current.value as KubernetesObject | undefined).state === 'current') return ok(undefined);
       progress?.report(`waiting for ${formatRef(object.ref)} to be ready`);
-      return waitCurrent(session, object.ref, deadline, signal);
+      return waitCurrent(session, object.ref, deadline, totalMs, signal);
     });
     const notReady = waits.find(isFailure);
     if (notReady) return notReady;

@@ -15,9 +15,19 @@ export interface WaitOptions {
   readonly timeoutMs?: number;
   /** Words for the timeout message, e.g. "to become Ready". */
   readonly what?: string;
+  /**
+   * Asks the API server to end each watch after this many seconds (then it is re-established from a
+   * fresh read); guards against half-open connections. Default 300.
+   */
+  readonly serverTimeoutSeconds?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** `0.3 s`, `1.5 s`, `120 s`: tenths below ten seconds. */
+export function formatDuration(ms: number): string {
+  return `${ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
+}
 
 /** The collection URL path of a ref's kind (`/apis/g/v/namespaces/ns/plural`), from discovery. */
 export async function collectionPath(session: ClusterSession, ref: ObjectRef): Promise<ClusterOutcome<string>> {
@@ -59,7 +69,7 @@ export async function waitForObject<T extends KubernetesObject = KubernetesObjec
   const deadline = Date.now() + timeoutMs;
   const path = await collectionPath(session, ref);
   if (isFailure(path)) return path;
-  const timedOut = (): ClusterOutcome<T | undefined> => ({ type: 'timeout', ref, message: `${formatRef(ref)} did not get ${options.what ?? 'to the expected state'} within ${Math.round(timeoutMs / 1000)} s` });
+  const timedOut = (): ClusterOutcome<T | undefined> => ({ type: 'timeout', ref, message: `${formatRef(ref)} did not get ${options.what ?? 'to the expected state'} within ${formatDuration(timeoutMs)}` });
 
   for (;;) {
     if (options.signal?.aborted) return { type: 'cancelled', ref, message: 'cancelled' };
@@ -67,7 +77,7 @@ export async function waitForObject<T extends KubernetesObject = KubernetesObjec
     const current = await readObject<T>(session, ref);
     if (isFailure(current)) return current;
     if (predicate(current.value)) return current;
-    const round = await watchRound(session, ref, path.value, current.value?.metadata?.resourceVersion, predicate, deadline, options.signal);
+    const round = await watchRound(session, ref, path.value, current.value?.metadata?.resourceVersion, predicate, deadline, options.signal, options.serverTimeoutSeconds ?? 300);
     if (round.done) return round.outcome.type === 'timeout' ? timedOut() : round.outcome;
   }
 }
@@ -87,6 +97,7 @@ function watchRound<T extends KubernetesObject>(
   predicate: (object: T | undefined) => boolean,
   deadline: number,
   signal: AbortSignal | undefined,
+  serverTimeoutSeconds: number,
 ): Promise<WatchRound<T>> {
   return new Promise<WatchRound<T>>((resolve) => {
     let controller: AbortController | undefined;
@@ -102,7 +113,7 @@ function watchRound<T extends KubernetesObject>(
     const onAbort = (): void => finish({ done: true, outcome: { type: 'cancelled', ref, message: 'cancelled' } });
     const timer = setTimeout(() => finish({ done: true, outcome: { type: 'timeout', ref, message: 'timeout' } }), Math.max(0, deadline - Date.now()));
     signal?.addEventListener('abort', onAbort);
-    const query: Record<string, string | boolean> = { fieldSelector: `metadata.name=${ref.name}`, allowWatchBookmarks: true };
+    const query: Record<string, string | number | boolean> = { fieldSelector: `metadata.name=${ref.name}`, allowWatchBookmarks: true, timeoutSeconds: serverTimeoutSeconds };
     if (resourceVersion) query.resourceVersion = resourceVersion;
     session.watch
       .watch(
