@@ -76,7 +76,7 @@ function entrySpans(entry: unknown, text: string, out: DocumentSpan[]): void {
   }
 }
 
-function addSpans(node: Node | null, text: string, spansOf: (value: string) => SemanticSpan[], out: DocumentSpan[]): void {
+function addSpans(node: Node | null, text: string, spansOf: (value: string) => readonly SemanticSpan[], out: DocumentSpan[]): void {
   const map = scalarOffsetMapper(node, text);
   if (!map || !node || typeof (node as { source?: unknown }).source !== 'string') return;
   for (const span of spansOf((node as { source: string }).source)) {

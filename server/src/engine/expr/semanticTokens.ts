@@ -19,9 +19,22 @@ export interface SemanticSpan {
  * its flags as `keyword` — and `null`/`true`/`false` as `keyword`. An invalid expression is coloured up
  * to the first token GitLab cannot read.
  */
-export function expressionSemanticSpans(expression: string): SemanticSpan[] {
-  return lex(expression).tokens.flatMap(spansOfToken);
+export function expressionSemanticSpans(expression: string): readonly SemanticSpan[] {
+  let spans = memo.get(expression);
+  if (!spans) {
+    spans = lex(expression).tokens.flatMap(spansOfToken);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(expression, spans);
+  }
+  return spans;
 }
+
+/**
+ * Spans per expression text: a full semantic-tokens request after each keystroke re-reads every
+ * expression of the file, and all but the edited one are unchanged (and many repeat across entries).
+ */
+const memo = new Map<string, readonly SemanticSpan[]>();
+const MEMO_SIZE = 20_000;
 
 function spansOfToken(token: Token): SemanticSpan[] {
   const start = token.range.start;
