@@ -24,7 +24,7 @@ interface Deps {
 async function inventory(deps: Deps, title: string): Promise<ClusterInventory | undefined> {
   const cluster = await deps.target.ensure();
   if (!cluster) return undefined;
-  const listed = await deps.commands.run<ClusterInventory>(`${title}: reading the cluster`, CLUSTER_COMMANDS.listClusterObjects, { cluster });
+  const listed = await deps.commands.run<ClusterInventory>(`${title}: reading the cluster`, CLUSTER_COMMANDS.listClusterObjects, { ...deps.target.operationArgs(), cluster });
   return reportFailure(deps.output, title, listed) ? undefined : listed.value;
 }
 

@@ -34,6 +34,18 @@ export function integer(obj: Record<string, unknown>, key: string, options: { op
   return value;
 }
 
+/** Seconds from the client (bounded to a day), as milliseconds for the engine; undefined keeps the engine's default. */
+function timeoutMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined || seconds <= 0 ? undefined : Math.min(seconds, 24 * 3600) * 1000;
+}
+
+/** What every cluster command may carry besides its target: `timeoutSeconds`, `agentNamespace`. */
+export function operationOptions(args: Record<string, unknown>): { timeoutMs?: number; agentNamespace?: string } {
+  const timeout = timeoutMs(integer(args, 'timeoutSeconds', { optional: true }));
+  const agentNamespace = text(args, 'agentNamespace', { optional: true });
+  return { ...(timeout ? { timeoutMs: timeout } : {}), ...(agentNamespace ? { agentNamespace } : {}) };
+}
+
 /** `cluster: {kubeconfigPath?, context?}`; absent means the default kubeconfig and its current-context. */
 export function clusterTarget(argument: Record<string, unknown>): ClusterTarget {
   const cluster = argument.cluster === undefined ? {} : record(argument.cluster, '"cluster"');

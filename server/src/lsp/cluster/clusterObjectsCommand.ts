@@ -2,7 +2,7 @@ import type { Connection } from 'vscode-languageserver';
 import { listEnvironments, type EnvironmentSummary } from '../../cluster/environments';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
 import { listWorkspaces } from '../../cluster/workspace/list';
-import { clusterTarget, record, text } from './args';
+import { clusterTarget, operationOptions, record } from './args';
 import type { ClusterCommandRouter } from './commandRouter';
 import { runOperation } from './operation';
 import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView } from './protocol';
@@ -14,7 +14,7 @@ export function registerClusterObjectsCommand(router: ClusterCommandRouter, conn
     const args = record(argument ?? {}, 'the argument');
     // Environments are looked for in every namespace the identity can list; the agent namespace
     // setting only narrows the search when the identity cannot list cluster-wide.
-    const agentNamespace = text(args, 'agentNamespace', { optional: true });
+    const { agentNamespace } = operationOptions(args);
     return withSession<ClusterInventory>(clusterTarget(args), (session) =>
       runOperation(connection, call.params, call.token, `Reading ${session.context}`, async ({ signal, report }) => {
         report('environments and workspaces');

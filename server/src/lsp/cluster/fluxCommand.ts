@@ -1,11 +1,11 @@
 import type { Connection } from 'vscode-languageserver';
 import { waitForFluxSync } from '../../cluster/flux/wait';
 import { isFailure } from '../../cluster/kube/outcome';
-import { clusterTarget, integer, record, text } from './args';
+import { clusterTarget, operationOptions, record, text } from './args';
 import { fromFailure, InvalidArguments, type ClusterCommandRouter } from './commandRouter';
 import { runOperation } from './operation';
 import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
-import { timeoutMs, withSession } from './session';
+import { withSession } from './session';
 
 /** `waitForFluxSync` (seed 002): watch until the revision is applied, with progress, cancellation and a timeout. */
 export function registerFluxCommand(router: ClusterCommandRouter, connection: Connection): void {
@@ -16,10 +16,10 @@ export function registerFluxCommand(router: ClusterCommandRouter, connection: Co
     const namespace = text(args, 'namespace');
     const name = text(args, 'name');
     const revision = text(args, 'revision');
-    const timeout = timeoutMs(integer(args, 'timeoutSeconds', { optional: true }));
+    const { timeoutMs } = operationOptions(args);
     return withSession<ExecutionReport>(clusterTarget(args), (session) =>
       runOperation(connection, call.params, call.token, `Waiting for ${kind} ${namespace}/${name} to apply ${revision}`, async ({ signal, report }) => {
-        const waited = await waitForFluxSync(session, { kind, namespace, name, revision, signal, progress: { report }, ...(timeout ? { timeoutMs: timeout } : {}) });
+        const waited = await waitForFluxSync(session, { kind, namespace, name, revision, signal, progress: { report }, ...(timeoutMs ? { timeoutMs } : {}) });
         if (isFailure(waited)) return fromFailure(waited);
         const value: ExecutionReport = {
           summary: `Flux applied ${revision}: ${waited.value.kustomizations.map((k) => `Kustomization ${k.namespace}/${k.name} is Ready`).join(', ')}.`,

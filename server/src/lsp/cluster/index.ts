@@ -16,7 +16,6 @@ import { registerClusterObjectsCommand } from './clusterObjectsCommand';
 export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
   private readonly router = new ClusterCommandRouter(this.trust);
-
   private readonly plans = new PlanStore();
 
   constructor(connection: Connection, documents: TextDocuments<TextDocument>) {

@@ -6,21 +6,14 @@ import { executeDestroy } from '../../cluster/destroy/execute';
 import { planDestroy } from '../../cluster/destroy/plan';
 import { isFailure } from '../../cluster/kube/outcome';
 import type { ClusterSession } from '../../cluster/kube/session';
-import { clusterTarget, integer, record, text } from './args';
+import { clusterTarget, operationOptions, record, text } from './args';
 import { fromFailure, type ClusterCommandRouter } from './commandRouter';
 import { prepareForScenario, readScenario } from './environmentTemplate';
 import { runOperation } from './operation';
 import { applyPlanView, blockedKind, blockedMessage, destroyPlanView, objectLabel } from './planViews';
 import type { PlanStore, StoredPlan } from './planStore';
 import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterCommandResult, type DestroyPlanView, type ExecutionReport } from './protocol';
-import { timeoutMs, withSession } from './session';
-
-/** The options every cluster command may carry besides its target. */
-function operationArgs(args: Record<string, unknown>): { timeoutMs?: number; agentNamespace?: string } {
-  const timeout = timeoutMs(integer(args, 'timeoutSeconds', { optional: true }));
-  const agentNamespace = text(args, 'agentNamespace', { optional: true });
-  return { ...(timeout ? { timeoutMs: timeout } : {}), ...(agentNamespace ? { agentNamespace } : {}) };
-}
+import { withSession } from './session';
 
 /**
  * Plan, then execute: `planApply` / `planDestroy` read and dry-run (changing nothing) and keep the
@@ -32,7 +25,7 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
     const args = record(argument, 'the argument');
     const scenario = readScenario(args.scenario);
     const target = clusterTarget(args);
-    const options = operationArgs(args);
+    const options = operationOptions(args);
     const prepared = await prepareForScenario(documents, text(args, 'templateUri', { optional: true }), scenario, options.agentNamespace);
     if ('ok' in prepared) return prepared;
     const { environment, source } = prepared;
@@ -71,7 +64,7 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
     const args = record(argument, 'the argument');
     const planId = text(args, 'planId');
     const force = args.force === true;
-    const options = operationArgs(args);
+    const options = operationOptions(args);
     const stored = plans.take(planId);
     if (!stored) return { ok: false, kind: 'planNotFound', message: 'This plan is no longer available (executed, declined, or older than 15 minutes). Run the command again to see a fresh plan.' };
     return withSession<ExecutionReport>(stored.target, async (session) => {

@@ -15,8 +15,3 @@ export async function withSession<T>(target: ClusterTarget, work: (session: Clus
     opened.value.close();
   }
 }
-
-/** Seconds from the client (bounded), as milliseconds for the engine; undefined keeps the engine's default. */
-export function timeoutMs(seconds: number | undefined): number | undefined {
-  return seconds === undefined || seconds <= 0 ? undefined : Math.min(seconds, 24 * 3600) * 1000;
-}

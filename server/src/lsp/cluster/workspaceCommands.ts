@@ -1,10 +1,10 @@
 import { isFailure } from '../../cluster/kube/outcome';
 import { runTermination } from '../../cluster/workspace/terminate';
-import { clusterTarget, integer, record, text } from './args';
+import { clusterTarget, operationOptions, record, text } from './args';
 import { fromFailure, InvalidArguments, type ClusterCommandRouter } from './commandRouter';
 import { runOperation } from './operation';
 import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
-import { timeoutMs, withSession } from './session';
+import { withSession } from './session';
 import type { Connection } from 'vscode-languageserver';
 
 /** `terminateWorkspace`: seed 001's termination run to Terminated, with progress and cancellation. */
@@ -15,10 +15,10 @@ export function registerWorkspaceCommands(router: ClusterCommandRouter, connecti
     const namespace = text(args, 'namespace');
     const mode = text(args, 'mode');
     if (mode !== 'unique' && mode !== 'shared') throw new InvalidArguments('"mode" must be "unique" or "shared"');
-    const timeout = timeoutMs(integer(args, 'timeoutSeconds', { optional: true }));
+    const { timeoutMs } = operationOptions(args);
     return withSession<ExecutionReport>(clusterTarget(args), (session) =>
       runOperation(connection, call.params, call.token, `Terminating workspace ${name}`, async ({ signal, report }) => {
-        const run = await runTermination(session, { name, namespace, mode }, { signal, progress: { report }, ...(timeout ? { timeoutMs: timeout } : {}) });
+        const run = await runTermination(session, { name, namespace, mode }, { signal, progress: { report }, ...(timeoutMs ? { timeoutMs } : {}) });
         if (isFailure(run)) return fromFailure(run);
         const deleted = run.value.cycles.flatMap((c) => c.deleted);
         const value: ExecutionReport = {
