@@ -232,7 +232,8 @@ describe('environment templates (spec §2.3–2.5)', () => {
     assert.deepEqual(labels(values.items), ['on_stop', 'never']);
     const kinds = await complete('objects:\n  - kind: Helm‸', 'environment_templates/default.yaml');
     assert.ok(labels(kinds.items).includes('HelmRelease'));
-    assert.equal(item(kinds.items, 'HelmRelease').detail, 'apiVersion helm.toolkit.fluxcd.io/v2');
+    assert.equal((item(kinds.items, 'HelmRelease').documentation as { value: string }).value, 'Flux: installs a Helm release.');
+    assert.equal(item(values.items, 'on_stop').detail, 'default', 'GitLab deletes on stop unless told otherwise (spec §2.3)');
   });
 });
 

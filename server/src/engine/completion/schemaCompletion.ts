@@ -94,10 +94,13 @@ export interface ValuePlace {
 export function valueCandidates(schema: SchemaNode, place: ValuePlace): CompletionCandidate[] {
   const type = [schema.type].flat();
   const values: unknown[] = Array.isArray(schema.enum) ? enumNames(schema.enum) : type.includes('boolean') ? [true, false] : schema.default !== undefined && typeof schema.default !== 'object' && schema.default !== '' ? [schema.default] : [];
-  const fallback = type.includes('boolean') && schema.default === undefined ? undefined : schema.default;
+  const fallback = type.includes('boolean') && schema.default === undefined ? undefined : (schema.default ?? documentedDefault(schema));
+  const descriptions = (schema.markdownEnumDescriptions ?? schema.enumDescriptions) as string[] | undefined;
   return values.map((value, i) => {
     const isDefault = fallback !== undefined && value === fallback;
     const text = String(value);
+    const own = Array.isArray(schema.enum) ? descriptions?.[schema.enum.indexOf(value)] : undefined;
+    const documentation = own ?? (typeof schema.markdownDescription === 'string' ? schema.markdownDescription : undefined);
     return {
       label: text,
       kind: 'value' as const,
@@ -106,7 +109,18 @@ export function valueCandidates(schema: SchemaNode, place: ValuePlace): Completi
       replace: place.replace,
       sortText: sortKey(isDefault ? 0 : 1, i),
       ...(isDefault ? { detail: 'default', preselect: true } : {}),
-      ...(typeof schema.markdownDescription === 'string' ? { documentation: schema.markdownDescription } : {}),
+      ...(documentation ? { documentation } : {}),
     };
   });
+}
+
+/** A default the schema states only in its documentation (``Default: `"on_stop"`.``), as GitLab's own default. */
+function documentedDefault(schema: SchemaNode): unknown {
+  const match = /Default: `([^`]+)`/.exec(String(schema.markdownDescription ?? schema.description ?? ''));
+  if (!match) return undefined;
+  try {
+    return JSON.parse(match[1]!);
+  } catch {
+    return undefined;
+  }
 }

@@ -20,6 +20,14 @@ const PLACEHOLDERS: Readonly<Record<string, string>> = {
   dns1123Label: 'name',
 };
 
+/** Placeholders by the end of the value's path pattern, where the key alone says too little. */
+const PATH_PLACEHOLDERS: readonly (readonly [suffix: string, example: string])[] = [
+  ['objects[].apiVersion', 'v1'],
+  // Template values that start with `{{` are quoted: GitLab parses the raw template as YAML (spec §2.3).
+  ['objects[].metadata.name', '"{{ .environment.slug }}-{{ .project.id }}"'],
+  ['objects[].metadata.namespace', '"{{ .environment.slug }}-{{ .project.id }}"'],
+];
+
 /**
  * Keys a new list item starts with beyond the required ones, where the item is almost always written
  * with them: a `ci_access` authorization with its namespace, a rule with its `if` and `namespace`
@@ -113,17 +121,17 @@ function scalarSkeleton(schema: SchemaNode, path: DataPath, stops: TabStops): st
   const last = path[path.length - 1];
   const hasDefault = schema.default !== undefined && schema.default !== '' && typeof schema.default !== 'object';
   const examples = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
-  const example = hasDefault ? String(schema.default) : examples.length ? String(examples[0]) : ((format && PLACEHOLDERS[format]) ?? idPlaceholder(path) ?? (typeof last === 'string' ? last : 'value'));
+  const example = hasDefault ? String(schema.default) : examples.length ? String(examples[0]) : ((format && PLACEHOLDERS[format]) ?? pathPlaceholder(path) ?? (typeof last === 'string' ? last : 'value'));
   const text = `\${${stops.next()}:${snippetText(example)}}`;
   // Durations and cron expressions are quoted: GitLab wants strings, and `*` may not start a plain scalar.
   return format === 'duration' || format === 'cron' ? `"${text}"` : text;
 }
 
-function idPlaceholder(path: DataPath): string | null {
+function pathPlaceholder(path: DataPath): string | null {
   const pattern = pathPattern(path);
   if (/projects\[\]\.id$/.test(pattern)) return 'group/project';
   if (/groups\[\]\.id$/.test(pattern)) return 'group';
-  return null;
+  return PATH_PLACEHOLDERS.find(([suffix]) => pattern.endsWith(suffix))?.[1] ?? null;
 }
 
 function choice(values: readonly string[], stops: TabStops): string {

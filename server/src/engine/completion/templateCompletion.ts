@@ -1,60 +1,11 @@
 import type { Document } from 'yaml';
-import { schemaAtPath, type SchemaNode } from '../config/schemaLookup';
+import { schemaAtPath } from '../config/schemaLookup';
+import { environmentTemplateSchema } from '../template/diagnostics/templateSchema';
 import { GITLAB_FUNCTION_DOCS, GO_BUILTIN_NAMES, TEMPLATE_VARIABLES } from '../template/templateVariables';
 import type { TextIndex } from '../text/textIndex';
 import { keyCandidates, valueCandidates } from './schemaCompletion';
 import { sortKey, type CompletionCandidate } from './types';
 import { completionContextAt } from './yamlContext';
-
-/** Kinds GitLab applies from a template (spec §2.5), with the API version their manifests use. */
-const SUPPORTED_KINDS: readonly (readonly [kind: string, apiVersion: string])[] = [
-  ['Namespace', 'v1'],
-  ['ServiceAccount', 'v1'],
-  ['RoleBinding', 'rbac.authorization.k8s.io/v1'],
-  ['GitRepository', 'source.toolkit.fluxcd.io/v1'],
-  ['HelmRepository', 'source.toolkit.fluxcd.io/v1'],
-  ['HelmChart', 'source.toolkit.fluxcd.io/v1'],
-  ['Bucket', 'source.toolkit.fluxcd.io/v1'],
-  ['OCIRepository', 'source.toolkit.fluxcd.io/v1beta2'],
-  ['Kustomization', 'kustomize.toolkit.fluxcd.io/v1'],
-  ['HelmRelease', 'helm.toolkit.fluxcd.io/v2'],
-  ['Alert', 'notification.toolkit.fluxcd.io/v1beta3'],
-  ['Provider', 'notification.toolkit.fluxcd.io/v1beta3'],
-  ['Receiver', 'notification.toolkit.fluxcd.io/v1'],
-];
-
-const text = (markdownDescription: string, more: SchemaNode = {}): SchemaNode => ({ type: 'string', markdownDescription, ...more });
-
-/**
- * What completion needs to know of an environment template's YAML (spec §2.3): its three top-level
- * keys, their values, and the skeleton of one object.
- */
-export const ENVIRONMENT_TEMPLATE_COMPLETION_SCHEMA: SchemaNode = {
-  type: 'object',
-  properties: {
-    objects: {
-      type: 'array',
-      markdownDescription: 'Kubernetes objects GitLab renders with the template variables and applies for the environment (spec §2.3). Kinds: ' + SUPPORTED_KINDS.map(([k]) => `\`${k}\``).join(', ') + '.',
-      items: {
-        type: 'object',
-        required: ['apiVersion', 'kind', 'metadata'],
-        markdownDescription: 'One Kubernetes object.',
-        properties: {
-          apiVersion: text('API version of the object.', { examples: ['v1'] }),
-          kind: text('Kind of the object; GitLab supports only the kinds listed (spec §2.5).', { enum: SUPPORTED_KINDS.map(([k]) => k) }),
-          metadata: {
-            type: 'object',
-            required: ['name'],
-            markdownDescription: 'Object metadata.',
-            properties: { name: text('Name of the object.', { examples: ['"{{ .environment.slug }}-{{ .project.id }}"'] }), namespace: text('Namespace of the object.'), labels: { type: 'object', markdownDescription: 'Labels.' }, annotations: { type: 'object', markdownDescription: 'Annotations.' } },
-          },
-        },
-      },
-    },
-    apply_resources: text('When GitLab applies the objects: `on_start` (the environment starts or restarts).', { enum: ['on_start'], default: 'on_start' }),
-    delete_resources: text('When GitLab deletes the objects it created: `on_stop` (the environment stops) or `never`. GitLab 18.0+.', { enum: ['on_stop', 'never'], default: 'on_stop' }),
-  },
-};
 
 /** Go text/template actions (control structures), offered with the functions. */
 const KEYWORDS: readonly (readonly [name: string, doc: string])[] = [
@@ -94,24 +45,20 @@ const ACTION_WINDOW = 4096;
 /**
  * Completion in an environment template: inside `{{ … }}` the template variables after `.` (and
  * the fields after `.project.` and the like), GitLab's functions, Go's builtins and actions (spec
- * §2.4); outside, the template's YAML keys and values (spec §2.3, §2.5).
+ * §2.4); outside, the template's YAML keys and values from its schema (spec §2.3, §2.5).
  */
 export function completeEnvironmentTemplate(textOfDocument: string, index: TextIndex, doc: Document.Parsed | null, offset: number): CompletionCandidate[] {
   const open = openAction(textOfDocument, offset);
   if (open !== null) return actionCandidates(textOfDocument.slice(open, offset), offset, textOfDocument);
   const context = completionContextAt(textOfDocument, index, doc, offset);
   if (!context) return [];
-  const schema = schemaAtPath(context.path, ENVIRONMENT_TEMPLATE_COMPLETION_SCHEMA);
+  const schema = schemaAtPath(context.path, environmentTemplateSchema);
   if (!schema) return [];
   if (context.kind === 'key') {
     if (context.newItem && !schema.properties) return valueCandidates(schema, context);
     return keyCandidates(schema, context, 'proposal');
   }
-  const values = valueCandidates(schema, context);
-  if (context.path[context.path.length - 1] === 'kind') {
-    return values.map((v) => ({ ...v, detail: `apiVersion ${SUPPORTED_KINDS.find(([k]) => k === v.label)?.[1] ?? ''}` }));
-  }
-  return values;
+  return valueCandidates(schema, context);
 }
 
 /** The offset just after the `{{` (and its `-` trim marker) of the action the cursor is in, or null. */
