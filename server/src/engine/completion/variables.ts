@@ -31,33 +31,19 @@ export function variableCandidates(
 ): CompletionCandidate[] {
   const out: CompletionCandidate[] = [];
   const seen = new Set<string>();
-  const write = (name: string) => (syntax === 'braces' ? `\${${name}}` : `$${name}`);
+  const add = (name: string, sortText: string, detail: string, documentation: string) => {
+    const text = syntax === 'braces' ? `\${${name}}` : `$${name}`;
+    out.push({ label: text, kind: 'variable', insertText: text, snippet: false, replace, sortText, detail, documentation });
+  };
   for (const [i, v] of scenarioVariables.entries()) {
     seen.add(v.name);
-    out.push({
-      label: write(v.name),
-      kind: 'variable',
-      insertText: write(v.name),
-      snippet: false,
-      replace,
-      sortText: sortKey(0, i),
-      detail: `your scenarios: ${v.scenarios.join(', ')}`,
-      documentation: `Variable set by your scenario${v.scenarios.length > 1 ? 's' : ''} ${v.scenarios.map((s) => `“${s}”`).join(', ')} (setting \`gitlabAgentConfig.scenarios\`).`,
-    });
+    const names = v.scenarios.map((s) => `“${s}”`).join(', ');
+    add(v.name, sortKey(0, i), `your scenarios: ${v.scenarios.join(', ')}`, `Variable set by your scenario${v.scenarios.length > 1 ? 's' : ''} ${names} (setting \`gitlabAgentConfig.scenarios\`).`);
   }
   for (const [i, v] of PREDEFINED_VARIABLES.entries()) {
     if (v.availability === 'job-only' || seen.has(v.name)) continue;
     const preferred = use === 'namespace' ? NAMESPACE_FIRST.indexOf(v.name) : -1;
-    out.push({
-      label: write(v.name),
-      kind: 'variable',
-      insertText: write(v.name),
-      snippet: false,
-      replace,
-      sortText: preferred >= 0 ? sortKey(1, preferred) : sortKey(2, i),
-      detail: AVAILABILITY[v.availability],
-      documentation: `${v.description}\n\n${availabilityNote(v, use)}`,
-    });
+    add(v.name, preferred >= 0 ? sortKey(1, preferred) : sortKey(2, i), AVAILABILITY[v.availability], `${v.description}\n\n${availabilityNote(v, use)}`);
   }
   return out;
 }
