@@ -60,6 +60,22 @@ test('listContexts returns the contexts of the given kubeconfig, without modifyi
   assert.equal(readFileSync(env.kubeconfig, 'utf8'), before, 'the kubeconfig file is never written');
 });
 
+test('without a kubeconfig path the server reads KUBECONFIG (the editor\'s environment)', async () => {
+  const saved = process.env.KUBECONFIG;
+  process.env.KUBECONFIG = env.kubeconfig; // the spawned server inherits it, as from VS Code
+  let client: LspTestClient;
+  try {
+    client = await server(true);
+  } finally {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+  }
+  const { result } = await execute<ContextList>(client, CLUSTER_COMMANDS.listContexts, {});
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(result.value.source, env.kubeconfig);
+  assert.ok(result.value.contexts.some((c) => c.name === env.adminContext));
+});
+
 test('a missing kubeconfig is a clear failure, not a crash', async () => {
   const client = await server(true);
   const { result } = await execute<ContextList>(client, CLUSTER_COMMANDS.listContexts, { kubeconfigPath: '/nonexistent/kubeconfig' });

@@ -63,6 +63,12 @@ test('terminate workspace reports $/progress for the client token: begin, Termin
   assert.ok(listed.result.ok, JSON.stringify(listed.result));
   const row = listed.result.value.workspaces.find((w) => w.name === ws.name);
   assert.deepEqual(row && { name: row.name, namespace: row.namespace, mode: row.mode }, { name: ws.name, namespace: ws.namespace, mode: 'unique' });
+  // The preview reads only: what the first step would delete; the namespace stays.
+  const preview = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique', dryRun: true });
+  assert.ok(preview.result.ok, JSON.stringify(preview.result));
+  assert.deepEqual(preview.result.value.lines.map((l) => l.object), [`Namespace ${ws.namespace}`]);
+  assert.equal((await kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace })).status?.phase, 'Active');
+
   const { result, token } = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' });
   assert.ok(result.ok, JSON.stringify(result));
   assert.match(result.value.summary, new RegExp(`Workspace ${ws.name} is Terminated; progress reported: Terminating → Terminated`));

@@ -83,19 +83,21 @@ export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Pr
     workspace = pick?.w;
   }
   if (!workspace) return;
-  const what =
+  const args = { ...deps.target.operationArgs(), cluster: deps.target.target(), name: workspace.name, namespace: workspace.namespace, mode: workspace.mode };
+  // The preview: what the first termination step deletes, read from the cluster (nothing changes).
+  const preview = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}: preview`, CLUSTER_COMMANDS.terminateWorkspace, { ...args, dryRun: true });
+  if (reportFailure(deps.output, title, preview)) return;
+  const then =
     workspace.mode === 'unique'
-      ? `Its namespace ${workspace.namespace} and everything in it will be deleted.`
-      : `The objects its inventories track in the shared namespace ${workspace.namespace} will be deleted, then the inventories.`;
-  const answer = await vscode.window.showWarningMessage(`Terminate workspace ${workspace.name}?`, { modal: true, detail: what }, 'Terminate');
+      ? `Then its namespace ${workspace.namespace} and everything left in it is deleted.`
+      : `Then its inventory ConfigMaps in the shared namespace ${workspace.namespace} are deleted.`;
+  const answer = await vscode.window.showWarningMessage(
+    `Terminate workspace ${workspace.name}?`,
+    { modal: true, detail: [preview.value.summary, ...preview.value.lines.map((l) => `  ${l.object}`), then].join('\n') },
+    'Terminate',
+  );
   if (answer !== 'Terminate') return;
-  const result = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, {
-    ...deps.target.operationArgs(),
-    cluster: deps.target.target(),
-    name: workspace.name,
-    namespace: workspace.namespace,
-    mode: workspace.mode,
-  });
+  const result = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, args);
   showReport(deps.output, `${title} ${workspace.name}`, result);
   deps.onChanged();
 }

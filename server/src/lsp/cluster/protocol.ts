@@ -233,6 +233,8 @@ export interface TerminateWorkspaceArgs extends ClusterArgs {
   readonly name: string;
   readonly namespace: string;
   readonly mode: 'unique' | 'shared';
+  /** Only read, and report what the first termination step would delete (the preview before confirming). */
+  readonly dryRun?: boolean;
 }
 
 export interface WaitForFluxSyncArgs extends ClusterArgs {
