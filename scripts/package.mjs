@@ -10,7 +10,7 @@ import { root, mustRun } from './lib/proc.mjs';
 export const defaultVsixPath = path.join(root, 'dist', 'gitlab-agent-config.vsix');
 
 /** Files whose change means the .vsix must be packed again. */
-const inputs = ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'dist/client.js', 'dist/server.js', 'syntaxes/gitlab-agent-yaml.tmLanguage.json', 'syntaxes/gitlab-agent-yaml.language-configuration.json'];
+const inputs = ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'dist/client.js', 'dist/server.js', 'syntaxes/gitlab-agent-yaml.tmLanguage.json', 'syntaxes/gitlab-agent-yaml.language-configuration.json', 'syntaxes/gitlab-agent-yaml.go-template.injection.json'];
 
 function mtime(file) {
   try {

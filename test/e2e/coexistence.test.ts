@@ -1,7 +1,8 @@
 // Issue 6, coexistence with Red Hat YAML, in a real VS Code (code-server 4.100.3): agent configs and
 // environment templates open with the language id `gitlab-agent-yaml` (which Red Hat YAML does not
 // serve — see test/lsp/coexistence.test.ts), keep YAML highlighting through the grammar that includes
-// `source.yaml`, and still get our diagnostics; any other YAML file stays `yaml`.
+// `source.yaml` (plus an injection for Go template actions), and still get our diagnostics; any
+// other YAML file stays `yaml`.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,9 +42,20 @@ test('config.yaml opens as GitLab Agent YAML, highlighted as YAML, with our diag
   await wb.screenshot('coexistence-config-language');
 });
 
-test('an environment template opens as GitLab Agent YAML too', async () => {
+/** The token class VS Code gives the span whose text is exactly `text` (first occurrence). */
+async function tokenClass(text: string): Promise<string | undefined> {
+  const spans = await wb.page.locator('.editor-group-container.active .view-lines .view-line span span').evaluateAll((all) => all.map((s) => [s.textContent, s.className]));
+  return spans.find(([t]) => t === text)?.[1] ?? undefined;
+}
+
+test('an environment template opens as GitLab Agent YAML too, its {{ actions }} highlighted inside YAML strings', async () => {
   await wb.openFile('.gitlab/agents/production-agent/environment_templates/default.yaml');
   assert.equal(await languageMode('GitLab Agent YAML'), 'GitLab Agent YAML');
+  const inString = await tokenClass('"bind-');
+  const field = await tokenClass('.agent.id');
+  const rendered = await wb.page.locator('.editor-group-container.active .view-lines .view-line span span').evaluateAll((all) => all.map((s) => `${s.textContent}=${s.className}`));
+  assert.ok(inString && field, `both tokens are rendered: ${rendered.join(' | ')}`);
+  assert.notEqual(field, inString, 'the Go template field is coloured apart from the YAML string around it');
   await wb.screenshot('coexistence-template-language');
 });
 
