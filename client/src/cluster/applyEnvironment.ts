@@ -35,6 +35,9 @@ export async function applyEnvironment(deps: {
   const planned = await deps.commands.run<ApplyPlanView>(`${TITLE}: planning (server-side dry-run)`, CLUSTER_COMMANDS.planApply, planArgs);
   if (reportFailure(deps.output, TITLE, planned)) return;
   const plan = planned.value;
+  // The same plan as text (what the CLI prints), for the record.
+  deps.output.appendLine(`[${new Date().toISOString()}] ${TITLE}: plan for ${plan.title} on ${plan.context} (template: ${plan.templateSource})`);
+  if (plan.diff) deps.output.appendLine(plan.diff);
   for (const warning of plan.warnings) deps.output.appendLine(`  warning: ${warning}`);
 
   const decided = await confirm(deps, plan);
