@@ -50,8 +50,8 @@ export function completeAgentConfig(
   const schema = schemaAtPath(context.path);
   if (!schema) return [];
   if (context.kind === 'key') {
-    // `- |` in a list of scalars (e.g. `resource_types`) is a value, not a key.
-    if (context.newItem && !schema.properties) return ENVIRONMENTS_PATH.test(pathPattern(context.path)) ? environmentItems(input, context) : valueCandidates(schema, context);
+    // `- |` in a list of scalars (`environments`, `resource_types`) is a value, not a key.
+    if (context.newItem && !schema.properties) return scalarValueCandidates(input, context, schema);
     return keyCandidates(schema, context, input.target);
   }
   return valueCompletion(input, context, schema);
@@ -73,15 +73,6 @@ export function isIdValue(context: YamlCompletionContext): boolean {
 const ID_PATH = /(?:^|\.)(?:ci_access|user_access)\.(projects|groups)\[\]\.id$/;
 const ENVIRONMENTS_PATH = /^ci_access\.(?:projects\[\]|groups\[\]|instance)\.environments\[\]$/;
 
-function environmentItems(input: AgentConfigCompletionInput, context: YamlCompletionContext): CompletionCandidate[] {
-  const listPath = context.path.slice(0, -1);
-  const inList = new Set<string>();
-  let node: unknown = input.value;
-  for (const segment of listPath) node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[segment] : undefined;
-  if (Array.isArray(node)) for (const item of node) if (typeof item === 'string') inList.add(item);
-  return environmentCandidates(input.environments, inList, context.replace);
-}
-
 function valueCompletion(input: AgentConfigCompletionInput, context: Extract<YamlCompletionContext, { kind: 'value' }>, schema: SchemaNode): CompletionCandidate[] {
   const format = schema['x-format'];
   if (format === 'ciExpression' || format === 'expandedNamespace' || format === 'namespace') {
@@ -92,11 +83,22 @@ function valueCompletion(input: AgentConfigCompletionInput, context: Extract<Yam
       ? expressionCandidates(content.text, content.cursor, base, input.scenarioVariables)
       : namespaceCandidates(content.text, content.cursor, base, input.scenarioVariables);
   }
-  if (ENVIRONMENTS_PATH.test(pathPattern(context.path))) return environmentItems(input, context);
-  const id = ID_PATH.exec(pathPattern(context.path));
+  return scalarValueCandidates(input, context, schema);
+}
+
+/** A plain value: an environment filter item, an id used elsewhere, or what the schema names. */
+function scalarValueCandidates(input: AgentConfigCompletionInput, context: YamlCompletionContext, schema: SchemaNode): CompletionCandidate[] {
+  const pattern = pathPattern(context.path);
+  if (ENVIRONMENTS_PATH.test(pattern)) {
+    const listed = listAt(input.value, context.path.slice(0, -1)).filter((item): item is string => typeof item === 'string');
+    return environmentCandidates(input.environments, new Set(listed), context.replace);
+  }
+  const id = ID_PATH.exec(pattern);
   if (id) {
-    const kind = id[1] as 'projects' | 'groups';
-    return idCandidates(kind, input.knownIds, idsInList(input.value, context.path.slice(0, -2)), context.replace);
+    // GitLab compares ids case-insensitively (spec §1.3).
+    const listed = listAt(input.value, context.path.slice(0, -2)).map((entry) => (entry as { id?: unknown } | null)?.id);
+    const ids = new Set(listed.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
+    return idCandidates(id[1] as 'projects' | 'groups', input.knownIds, ids, context.replace);
   }
   return valueCandidates(schema, context);
 }
@@ -118,18 +120,9 @@ function scalarContent(source: string, cursor: number): { text: string; cursor: 
   return { text: source, cursor, shift: 0 };
 }
 
-/** Ids already in the list at `path` (lower-cased: GitLab compares them case-insensitively, spec §1.3). */
-function idsInList(value: unknown, path: DataPath): Set<string> {
+/** The list at `path` in the document's data, or an empty one. */
+function listAt(value: unknown, path: DataPath): unknown[] {
   let node: unknown = value;
-  for (const segment of path) {
-    if (node === null || typeof node !== 'object') return new Set();
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  const out = new Set<string>();
-  if (!Array.isArray(node)) return out;
-  for (const entry of node) {
-    const id = (entry as { id?: unknown } | null)?.id;
-    if (typeof id === 'string') out.add(id.toLowerCase());
-  }
-  return out;
+  for (const segment of path) node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[segment] : undefined;
+  return Array.isArray(node) ? node : [];
 }
