@@ -10,8 +10,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { prepareEnvironment, type PreparedEnvironment } from '../../server/src/cluster/apply/environment';
 import { executeApply, type ApplyResult, type ExecuteApplyOptions } from '../../server/src/cluster/apply/execute';
 import { planApply, type ApplyPlan, type PlanOptions } from '../../server/src/cluster/apply/plan';
-import { executeDestroy } from '../../server/src/cluster/destroy/execute';
-import { planDestroy } from '../../server/src/cluster/destroy/plan';
+import { headerOf } from '../../server/src/cluster/kube/objectRef';
 import { describeOutcome, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
 import { clusterEnv, kubeConfig, statusCode, uniqueNamespace, type Identity } from './harness';
@@ -62,8 +61,9 @@ export async function applyOk(session: ClusterSession, env: PreparedEnvironment,
 }
 
 /**
- * An agent namespace for the test (home of its inventories), and cleanup when the test ends:
- * destroy of every environment given to `track` (as admin), then the namespaces it may have left.
+ * An agent namespace for the test (home of its inventories), and cleanup when the test ends (as
+ * admin, without waiting): the namespaces the tracked environments render, and their other objects
+ * that live outside those namespaces. The agent namespace, with the inventories, goes too.
  */
 export async function environmentScope(t: TestContext, prefix: string): Promise<{ agentNamespace: string; track: (env: PreparedEnvironment) => void }> {
   const agentNamespace = await uniqueNamespace(`${prefix}-agent`, t);
@@ -73,14 +73,15 @@ export async function environmentScope(t: TestContext, prefix: string): Promise<
     const session = openSession({ kubeconfigPath: env.kubeconfig, context: env.adminContext });
     if (session.type !== 'ok') return;
     const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+    const ignoreMissing = (err: unknown): void => {
+      if (statusCode(err) !== 404) throw err;
+    };
     try {
       for (const e of tracked) {
-        const plan = await planDestroy(session.value, { inventory: e.inventory });
-        if (plan.type === 'ok') await executeDestroy(session.value, plan.value, { timeoutMs: 60_000 });
-        for (const o of e.objects.filter((x) => x.ref.kind === 'Namespace')) {
-          await core.deleteNamespace({ name: o.ref.name }).catch((err: unknown) => {
-            if (statusCode(err) !== 404) throw err;
-          });
+        const namespaces = new Set(e.objects.filter((x) => x.ref.kind === 'Namespace').map((x) => x.ref.name));
+        for (const name of namespaces) await core.deleteNamespace({ name }).catch(ignoreMissing);
+        for (const o of e.objects.filter((x) => x.ref.kind !== 'Namespace' && !namespaces.has(x.ref.namespace))) {
+          await session.value.objects.delete(headerOf(o.ref)).catch(ignoreMissing);
         }
       }
     } finally {
