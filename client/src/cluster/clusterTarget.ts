@@ -1,3 +1,4 @@
+import os from 'node:os';
 import * as vscode from 'vscode';
 import { CLUSTER_COMMANDS, type ClusterTarget, type ContextList } from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
@@ -37,7 +38,9 @@ export class ClusterTargetSelection implements vscode.Disposable {
 
   /** The kubeconfig path from settings; empty means the server's default lookup. */
   get kubeconfigPath(): string {
-    return vscode.workspace.getConfiguration('gitlabAgentConfig.cluster').get<string>('kubeconfig', '').trim();
+    const value = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster').get<string>('kubeconfig', '').trim();
+    // `~/.kube/other` as people write it in settings; the server takes paths literally.
+    return value.replace(/^~(?=$|[\\/])/, os.homedir());
   }
 
   target(): ClusterTarget {
