@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { waitForFluxSync, type FluxWaitOptions } from '../../server/src/cluster/flux/index';
-import { isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
+import { describeOutcome, isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
 import { agentcfgAsync } from '../support/cliAsync';
 import { clusterEnv, installFluxCrds, kubeConfig, uniqueNamespace } from './harness';
@@ -245,4 +245,17 @@ test('CLI twin: agentcfg flux wait exits 0 once applied, 1 with the reason on fa
   const usage = await agentcfgAsync('flux', 'wait', '--name', 'app', '--namespace', f.namespace, '--revision', SHA, '--kind', 'GitRepository');
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /--kind must be Kustomization or OCIRepository/);
+});
+
+test('an identity that may not read Kustomizations gets a clear 403 naming the object', async (t) => {
+  const env = await clusterEnv();
+  await installFluxCrds();
+  const opened = openSession({ kubeconfigPath: env.kubeconfig, context: env.restrictedContext });
+  assert.equal(opened.type, 'ok');
+  const session = (opened as { value: ClusterSession }).value;
+  t.after(() => session.close());
+  const outcome = await waitForFluxSync(session, { kind: 'Kustomization', name: 'app', namespace: env.restrictedNamespace, revision: SHA, timeoutMs: 10_000 });
+  assert.ok(isFailure(outcome));
+  assert.equal(outcome.type, 'forbidden');
+  assert.match(describeOutcome(outcome), /^Forbidden on kustomize\.toolkit\.fluxcd\.io\/v1\/Kustomization 'app' in namespace 'agentcfg-restricted': .*kustomizations/);
 });

@@ -17,18 +17,20 @@ export interface CollectionView {
 
 /**
  * Starts watching `kind` in `namespace`. `onChange` runs after the first list and after every
- * event; `onError` gets a failure that ends the view (forbidden, kind not served, …).
+ * event; `onError` gets a failure that ends the view (forbidden, kind not served, …), attributed to
+ * `subject` (the object the caller waits for) so that the message names it.
  */
 export async function watchCollection(
   session: ClusterSession,
   kind: Pick<ObjectRef, 'group' | 'version' | 'kind'>,
   namespace: string,
+  subject: ObjectRef,
   onChange: () => void,
   onError: (failure: ClusterFailure) => void,
 ): Promise<CollectionView | ClusterFailure> {
-  const ref: ObjectRef = { ...kind, namespace, name: '' };
-  const path = await collectionPath(session, ref);
-  if (isFailure(path)) return path;
+  const ref: ObjectRef = subject;
+  const path = await collectionPath(session, { ...kind, namespace, name: '' });
+  if (isFailure(path)) return { ...path, ref };
   const objects = new Map<string, KubernetesObject>();
   let stopped = false;
   let controller: AbortController | undefined;

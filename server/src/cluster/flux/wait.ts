@@ -132,17 +132,18 @@ export async function waitForFluxSync(session: ClusterSession, options: FluxWait
     const fail = (failure: ClusterFailure): void => finish(failure);
 
     void (async () => {
-      // OCIRepositories are read for the commit linkage (spec §6.2); a cluster without the kind still
-      // answers for git sources.
-      const repoView = await watchCollection(session, OCI_REPOSITORY, options.namespace, check, fail);
+      // OCIRepositories are read for the commit linkage (spec §6.2). Waiting on a Kustomization still
+      // works without them (a cluster without the kind, an identity that may not list them): then only
+      // lastAppliedOriginRevision links a digest to a commit.
+      const repoView = await watchCollection(session, OCI_REPOSITORY, options.namespace, subject, check, fail);
       if (settled) return 'stop' in repoView ? repoView.stop() : undefined;
       if ('stop' in repoView) {
         repositories = repoView;
         views.push(repoView);
-      } else if (repoView.type !== 'unknownKind' || options.kind === 'OCIRepository') {
+      } else if (options.kind === 'OCIRepository' || (repoView.type !== 'unknownKind' && repoView.type !== 'forbidden')) {
         return finish(repoView);
       }
-      const view = await watchCollection(session, KUSTOMIZATION, options.namespace, check, fail);
+      const view = await watchCollection(session, KUSTOMIZATION, options.namespace, subject, check, fail);
       if (settled) return 'stop' in view ? view.stop() : undefined;
       if (!('stop' in view)) return finish(view);
       kustomizations = view;
