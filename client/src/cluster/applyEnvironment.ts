@@ -41,7 +41,6 @@ export async function applyEnvironment(deps: {
   for (const warning of plan.warnings) deps.output.appendLine(`  warning: ${warning}`);
 
   const decided = await confirm(deps, plan);
-  deps.documents.forget(plan.planId);
   if (decided === undefined) {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;

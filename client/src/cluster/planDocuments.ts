@@ -11,6 +11,10 @@ export const PLAN_SCHEME = 'gitlab-agent-plan';
 export class PlanDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, this);
+  // A plan's texts live as long as their diff editor: what the user looked at stays readable.
+  private readonly closing = vscode.workspace.onDidCloseTextDocument((document) => {
+    if (document.uri.scheme === PLAN_SCHEME) this.texts.delete(document.uri.toString());
+  });
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '# This plan is no longer available: run the command again.\n';
@@ -25,13 +29,9 @@ export class PlanDocuments implements vscode.TextDocumentContentProvider, vscode
     await vscode.commands.executeCommand('vscode.diff', live, proposed, `${plan.title}: live ↔ proposed`, { preview: true });
   }
 
-  /** Forgets a plan's texts once it is executed or declined. */
-  forget(planId: string): void {
-    for (const key of [...this.texts.keys()]) if (key.includes(`/${planId}/`)) this.texts.delete(key);
-  }
-
   dispose(): void {
     this.registration.dispose();
+    this.closing.dispose();
     this.texts.clear();
   }
 }
