@@ -409,3 +409,33 @@ test('spec §5.3: re-applying without an object prunes it; objects marked keep o
   const data = (await core.readNamespacedConfigMap({ namespace: ns, name: `${ws.name}-workspace-inventory` })).data ?? {};
   assert.deepEqual(Object.keys(data).sort(), [`${ns}_${ws.name}-gl-workspace-data__PersistentVolumeClaim`, `${ns}_${ws.name}_apps_Deployment`]);
 });
+
+test('shared mode, crash between deleting the two inventories: the next run deletes the other and reports Terminated', async (t) => {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  standInForPvcProtection(admin, t);
+  const ws = workspace(env.restrictedNamespace);
+  const ns = env.restrictedNamespace;
+  cleanupShared(admin, ns, ws.agentId, t);
+  const restricted = await session('restricted', t);
+  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns }));
+  const target = { name: ws.name, namespace: ns, mode: 'shared' as const, configToApply: workspaceTerminationConfig(ws) };
+  const tracker = new TerminationTracker();
+  // Cycles until the objects are pruned and both inventories are empty.
+  let cycle = value(await terminateWorkspace(restricted, target, tracker));
+  while (cycle.step === 'prunedObjects') {
+    for (const ref of cycle.waitFor) await waitUntilDeleted(admin, `/api/v1/namespaces/${ns}/persistentvolumeclaims`, ref.name, () => admin.makeApiClient(CoreV1Api).readNamespacedPersistentVolumeClaim({ namespace: ns, name: ref.name }));
+    cycle = value(await terminateWorkspace(restricted, target, tracker));
+  }
+  assert.equal(cycle.step, 'deletedInventories');
+  // The "crash": the secrets inventory was never deleted; recreate it empty, as the agent left it.
+  await admin.makeApiClient(CoreV1Api).createNamespacedConfigMap({
+    namespace: ns,
+    body: { metadata: { name: `${ws.name}-secrets-inventory`, labels: { 'cli-utils.sigs.k8s.io/inventory-id': `${ws.name}-secrets-inventory`, 'agent.gitlab.com/id': String(ws.agentId) } } },
+  });
+
+  const run = value(await runTermination(restricted, target, { timeoutMs: 60_000 }));
+  assert.deepEqual(steps(run), ['deletedInventories', 'nothingLeft']);
+  assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
+  assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
+});

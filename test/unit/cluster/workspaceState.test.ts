@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { calculateActualState } from '../../../server/src/cluster/workspace/actualState';
+import { summarizeWorkspace } from '../../../server/src/cluster/workspace/list';
 import { TerminationTracker } from '../../../server/src/cluster/workspace/terminationTracker';
 
 test('seed 001 updateOrSet: a progress is reported when set or changed, not when repeated', () => {
@@ -70,3 +71,10 @@ for (const [name, input, expected] of cases) {
     assert.equal(calculateActualState(input), expected);
   });
 }
+
+test('spec §5.1/§5.2: a workspace Deployment in gl-rd-ns-<name> is unique mode, elsewhere shared; deletion → Terminating', () => {
+  const unique = summarizeWorkspace({ metadata: { name: 'ws', namespace: 'gl-rd-ns-ws', labels: { 'agent.gitlab.com/id': '7' }, annotations: { 'workspaces.gitlab.com/id': '3' } }, spec: { replicas: 0, selector: {}, template: {} } });
+  assert.deepEqual(unique, { name: 'ws', namespace: 'gl-rd-ns-ws', agentId: '7', workspaceId: '3', mode: 'unique', actualState: 'Unknown', replicas: 0 });
+  const deleting = summarizeWorkspace({ metadata: { name: 'ws', namespace: 'team', deletionTimestamp: new Date(), labels: { 'agent.gitlab.com/id': '7' } } });
+  assert.deepEqual([deleting.mode, deleting.actualState], ['shared', 'Terminating']);
+});
