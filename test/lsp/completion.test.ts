@@ -117,6 +117,12 @@ describe('keys (spec §1)', () => {
     );
   });
 
+  test('a section key leaves the cursor on its first nested line and asks the editor to suggest again', async () => {
+    const { items } = await complete('observability:\n  ‸');
+    assert.equal((item(items, 'logging').textEdit as TextEdit).newText, 'logging:\n    $1');
+    assert.deepEqual(item(items, 'logging').command, { title: 'Suggest', command: 'editor.action.triggerSuggest' });
+  });
+
   test('access_as is a oneof: its alternatives, and nothing once one is there', async () => {
     const empty = await complete('ci_access:\n  projects:\n    - id: a\n      access_as:\n        ‸');
     assert.deepEqual(labels(empty.items), ['agent', 'ci_job', 'impersonate']);

@@ -89,6 +89,7 @@ function toItem(candidate: CompletionCandidate, document: TextDocument): Complet
     ...(candidate.documentation ? { documentation: { kind: MarkupKind.Markdown, value: candidate.documentation } } : {}),
     ...(candidate.deprecated ? { tags: [CompletionItemTag.Deprecated] } : {}),
     ...(candidate.preselect ? { preselect: true } : {}),
+    ...(candidate.suggestAgain ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } } : {}),
   };
 }
 

@@ -48,6 +48,14 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
     assert.equal(sortedLabels(candidates)[0], '$CI_ENVIRONMENT_SLUG');
   });
 
+  test('a key whose skeleton leaves the cursor on an empty nested line asks the editor to suggest again', () => {
+    const { candidates } = completeConfig('remote_development:\n  ‸');
+    const again = (label: string) => candidates.find((c) => c.label === label)?.suggestAgain === true;
+    assert.equal(candidates.find((c) => c.label === 'gitlab_workspaces_proxy')?.insertText, 'gitlab_workspaces_proxy:\n    $1');
+    assert.ok(again('gitlab_workspaces_proxy'));
+    assert.ok(!again('enabled') && !again('image_pull_secrets'), 'a value or a complete item is already there');
+  });
+
   test('editing an existing key replaces only its name', () => {
     const { candidates, text } = completeConfig('observability:\n  loggi‸ng:\n    level: info\n');
     assert.equal(accept(text, candidates.find((c) => c.label === 'google_profiler')!), 'observability:\n  google_profiler:\n    level: info\n');

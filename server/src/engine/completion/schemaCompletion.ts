@@ -15,6 +15,9 @@ export interface KeyPlace {
   readonly keyOnly?: boolean;
 }
 
+/** A skeleton that ends with the cursor alone on a nested line (`gitlab_workspaces_proxy:⏎  |`). */
+const ENDS_ON_EMPTY_BLOCK_LINE = /\n *(?:- )?\$\d+$/;
+
 /** Ranks inside a key list: the item skeleton, required keys, other keys, deprecated keys. */
 const RANK = { skeleton: 0, required: 1, key: 2, deprecated: 3 } as const;
 
@@ -67,6 +70,7 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
       detail: keyDetail(property, required.has(name), proposal),
       documentation: describeKey(name, property) + previewBlock(insertText, lead),
       ...(deprecated ? { deprecated: true } : {}),
+      ...(ENDS_ON_EMPTY_BLOCK_LINE.test(insertText) ? { suggestAgain: true } : {}),
     });
   }
   return out;

@@ -18,6 +18,8 @@ export interface CompletionCandidate {
   /** Text the editor filters on when it differs from the label (e.g. `$CI_` for `CI_COMMIT_BRANCH`). */
   readonly filterText?: string;
   readonly preselect?: boolean;
+  /** Accepting it leaves the cursor where keys go next: the editor should suggest again. */
+  readonly suggestAgain?: boolean;
 }
 
 /** A CI/CD variable the user defined in one of their scenarios (settings), offered beside the predefined ones. */
