@@ -439,3 +439,23 @@ test('shared mode, crash between deleting the two inventories: the next run dele
   assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
 });
+
+test('unique mode, crash after the namespace deletion was requested: the run waits for the namespace controller', async (t) => {
+  const admin = await kubeConfig('admin');
+  const ws = workspace();
+  const namespace = `gl-rd-ns-${ws.name}`;
+  cleanupNamespace(admin, namespace, t);
+  const s = await session('admin', t);
+  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  // The namespace is being deleted; its PVC's finalizer holds it in Terminating (no stand-in yet).
+  await admin.makeApiClient(CoreV1Api).deleteNamespace({ name: namespace });
+
+  const target = { name: ws.name, namespace, mode: 'unique' as const, configToApply: workspaceTerminationConfig(ws) };
+  const cycle = value(await terminateWorkspace(s, target, new TerminationTracker()));
+  assert.deepEqual([cycle.progress, cycle.step, cycle.deleted], ['Terminating', 'deletedNamespace', []], 'nothing is re-created in a terminating namespace');
+
+  standInForPvcProtection(admin, t);
+  const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
+  assert.equal(run.progress, 'Terminated');
+  assert.equal(await namespaceExists(admin, namespace), false);
+});

@@ -91,13 +91,14 @@ function namespaceGuard(target: TerminationTarget): ClusterOutcome<void> {
   return ok(undefined);
 }
 
-async function namespaceExists(session: ClusterSession, name: string): Promise<ClusterOutcome<boolean>> {
+/** The namespace's phase (`Active`, `Terminating`), or undefined when it does not exist. */
+async function namespacePhase(session: ClusterSession, name: string): Promise<ClusterOutcome<string | undefined>> {
   try {
-    await session.core.readNamespace({ name });
-    return ok(true);
+    const namespace = await session.core.readNamespace({ name });
+    return ok(namespace.status?.phase ?? 'Active');
   } catch (err) {
     const failure = outcomeFromError(err, NAMESPACE_REF(name));
-    return failure.type === 'notFound' ? ok(false) : failure;
+    return failure.type === 'notFound' ? ok(undefined) : failure;
   }
 }
 
@@ -135,9 +136,12 @@ export async function terminateWorkspace(
   // 2. In unique mode the namespace decides first: without it nothing can be left (and reading
   // inventories in a missing namespace is pointless).
   if (target.mode === 'unique') {
-    const exists = await namespaceExists(session, target.namespace);
-    if (isFailure(exists)) return exists;
-    if (!exists.value) return settle('Terminated', 'nothingLeft'); // 3.
+    const phase = await namespacePhase(session, target.namespace);
+    if (isFailure(phase)) return phase;
+    if (phase.value === undefined) return settle('Terminated', 'nothingLeft'); // 3.
+    // Step 5 already ran (a crash or an earlier run): the namespace controller removes what is left,
+    // and a terminating namespace accepts no new objects, not even a recreated inventory.
+    if (phase.value === 'Terminating') return settle('Terminating', 'deletedNamespace', [], [NAMESPACE_REF(target.namespace)]);
   }
   const found: { payload: ManifestObject; live: ParsedInventory }[] = [];
   for (const payload of wanted.value) {
