@@ -128,6 +128,23 @@ test('completing a CI variable in an if: expression (spec §3.8)', async () => {
   assert.ok(saved.includes('- if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE\n'), saved);
 });
 
+test('accepting a section key opens the suggestions of its keys by itself', async () => {
+  await wb.focusEditor();
+  await wb.page.keyboard.press('Control+End');
+  await wb.page.keyboard.insertText('obs');
+  await suggest('observability');
+  await wb.page.keyboard.press('Enter');
+  // No Ctrl+Space here: the item's command asks the editor to suggest again.
+  const logging = suggestWidget().locator('.monaco-list-row[aria-label^="logging"]').first();
+  await logging.waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.screenshot('completion-suggest-again');
+  await wb.page.keyboard.press('Enter');
+  await suggestWidget().locator('.monaco-list-row[aria-label^="level"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.page.keyboard.press('Escape');
+  const saved = await savedText((t) => t.includes('  logging:'));
+  assert.ok(saved.endsWith('observability:\n  logging:\n    '), JSON.stringify(saved.slice(-60)));
+});
+
 test('hover shows the documentation of a key: what it does, its default, since which version', async () => {
   const text = await wb.hoverAt(4, 10, 60_000);
   await wb.screenshot('hover-key-documentation');
