@@ -227,3 +227,18 @@ test('a Flux object that never becomes Ready ends the apply with a timeout namin
   const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
   assert.equal(Object.keys(inventory.data ?? {}).length, 2);
 });
+
+test('many objects of one kind in one namespace are read with one LIST; a re-plan still finds them unchanged', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-batch');
+  const ns = '"{{ .environment.slug }}-{{ .project.id }}-{{ .agent.id }}"';
+  const accounts = Array.from({ length: 12 }, (_, i) => `  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: sa-${i}\n      namespace: ${ns}\n`).join('');
+  const env = prepare(`objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: ${ns}\n${accounts}`, uniqueEnvironmentName('batch'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const before = session.requests.snapshot();
+  const plan = expectOk(await planApply(session, env));
+  assert.deepEqual([...new Set(plan.objects.map((o) => o.action))], ['unchanged']);
+  // inventory GET + Namespace GET + one ServiceAccount LIST; one dry-run per object.
+  assert.deepEqual({ reads: session.requests.since(before).reads, dryRuns: session.requests.since(before).dryRuns }, { reads: 3, dryRuns: 13 });
+});

@@ -9,6 +9,7 @@ import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { formatRef, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
+import { liveRead, readLiveObjects, type LiveObjects } from '../kube/liveObjects';
 import { readObject } from '../kube/watch';
 import { mayApply, mayDelete } from '../guards';
 import { readInventory } from '../inventory/store';
@@ -109,9 +110,9 @@ function dryRunApply(session: ClusterSession, manifest: KubernetesObject, force:
   return session.objects.patch(structuredClone(manifest), undefined, 'All', session.fieldManager, force, PatchStrategy.ServerSideApply);
 }
 
-async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean): Promise<PlannedObject | ClusterFailure> {
+async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean, batch: LiveObjects): Promise<PlannedObject | ClusterFailure> {
   const { ref, tier, manifest } = env.objects[index];
-  const live = await readObject(session, ref);
+  const live = await liveRead(session, batch, ref);
   if (isFailure(live)) return live;
   const guard = mayApply(live.value, env.inventory.id, adopt);
   if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}` };
@@ -218,10 +219,12 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   const namespaceIndexes = env.objects.map((o, i) => (o.tier === 'namespaces' ? i : -1)).filter((i) => i >= 0);
   const otherIndexes = env.objects.map((o, i) => (o.tier !== 'namespaces' ? i : -1)).filter((i) => i >= 0);
   let done = 0;
+  progress?.report(`reading ${env.objects.length} live objects`);
+  const batch = await readLiveObjects(session, env.objects.map((o) => o.ref), concurrency);
   for (const indexes of [namespaceIndexes, otherIndexes]) {
     const results = await mapBounded(indexes, concurrency, async (i) => {
       if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
-      const result = await planObject(session, env, i, newNamespaces, options.adopt ?? false);
+      const result = await planObject(session, env, i, newNamespaces, options.adopt ?? false, batch);
       progress?.report(`dry-run ${formatRef(env.objects[i].ref)}`, Math.round((++done * 100) / Math.max(1, env.objects.length)));
       return result;
     });

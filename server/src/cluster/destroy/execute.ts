@@ -6,7 +6,8 @@
  */
 import { TIERS } from '../apply/supportedKinds';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
-import { formatRef, type ObjectRef } from '../kube/objectRef';
+import { readLiveObjects } from '../kube/liveObjects';
+import { formatRef, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { RequestCounts } from '../kube/requests';
 import type { ClusterSession } from '../kube/session';
@@ -53,12 +54,21 @@ export async function executeDestroy(session: ClusterSession, plan: DestroyPlan,
         if (failure.type !== 'notFound') return failure;
       }
       progress?.report(`deleting ${formatRef(d.ref)}`, Math.round((++done * 100) / Math.max(1, plan.deletions.length + 1)));
-      const gone = await waitUntilGone(session, d.ref, { signal, timeoutMs: Math.max(1, deadline - Date.now()) });
-      if (!isFailure(gone)) deleted.push(d.ref);
-      return gone;
+      return ok(undefined);
     });
     const failed = results.find(isFailure);
     if (failed) return failed;
+    // One batched read of the tier, then a watch for each object still there (finalizers, namespaces).
+    const after = await readLiveObjects(session, batch.map((d) => d.ref), options.concurrency ?? DEFAULT_CONCURRENCY);
+    const waits = await mapBounded(batch, options.concurrency ?? DEFAULT_CONCURRENCY, async (d): Promise<ClusterOutcome<void>> => {
+      const now = after.get(refKey(d.ref));
+      const stillThere = !now || isFailure(now) || (now.value !== undefined && now.value.metadata?.uid === d.live.metadata?.uid);
+      const gone = stillThere ? await waitUntilGone(session, d.ref, { signal, timeoutMs: Math.max(1, deadline - Date.now()) }) : ok(undefined);
+      if (!isFailure(gone)) deleted.push(d.ref);
+      return gone;
+    });
+    const notGone = waits.find(isFailure);
+    if (notGone) return notGone;
   }
   if (signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
   let inventoryDeleted = false;

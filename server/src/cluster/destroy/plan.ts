@@ -12,7 +12,7 @@ import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { formatRef, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
-import { readObject } from '../kube/watch';
+import { liveRead, readLiveObjects, type LiveRead } from '../kube/liveObjects';
 import { mayDelete } from '../guards';
 import type { InventoryRef } from '../inventory/objMetadata';
 import { inventoryRef, readInventory } from '../inventory/store';
@@ -59,17 +59,13 @@ export function deletionRefusal(deleteResources: string | undefined): string | u
   return `the template's \`delete_resources: ${deleteResources}\` is not a value GitLab knows (on_stop, never); nothing is deleted.`;
 }
 
-async function planOne(session: ClusterSession, entry: InventoryRef, inventoryId: string, agentNamespace: string): Promise<PlannedDeletion | SkippedEntry | ClusterFailure> {
-  const full = await withPreferredVersion(session, entry);
-  if (isFailure(full)) return full;
-  if (!full.value) return { ref: entry, reason: `already gone (the cluster no longer serves group ${entry.group})` };
-  const ref = full.value;
-  const live = await readObject(session, ref);
+async function planOne(session: ClusterSession, entry: InventoryRef, ref: ObjectRef, live: LiveRead, inventoryId: string, agentNamespace: string): Promise<PlannedDeletion | SkippedEntry | ClusterFailure> {
   if (isFailure(live)) return live;
   const guard = mayDelete(entry, live.value, inventoryId, agentNamespace);
   if (!guard.allowed) return { ref: entry, reason: `not deleted: ${guard.reason}` };
   if (!live.value) return { ref: entry, reason: 'already gone' };
   try {
+    // A dry-run delete proves the permission before anything is deleted.
     await session.objects.delete(structuredClone(live.value), undefined, 'All');
   } catch (err) {
     const failure = outcomeFromError(err, ref);
@@ -95,12 +91,21 @@ export async function planDestroy(session: ClusterSession, input: DestroyInput, 
     ref: inventoryRef(inventory),
     message: `inventory entry "${k.key}" cannot be read (${k.message}); fix or remove it before deleting, so no tracked object is forgotten`,
   }));
-  const results = await mapBounded(inventory.objects, options.concurrency ?? DEFAULT_CONCURRENCY, (entry) => {
-    if (options.signal?.aborted) return Promise.resolve<ClusterFailure>({ type: 'cancelled', message: 'cancelled' });
-    return planOne(session, entry, inventory.id, input.inventory.namespace);
-  });
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const deletions: PlannedDeletion[] = [];
   const skipped: SkippedEntry[] = [];
+  const resolved: { entry: InventoryRef; ref: ObjectRef }[] = [];
+  for (const entry of inventory.objects) {
+    const full = await withPreferredVersion(session, entry);
+    if (isFailure(full)) return full;
+    if (full.value) resolved.push({ entry, ref: full.value });
+    else skipped.push({ ref: entry, reason: `already gone (the cluster no longer serves group ${entry.group})` });
+  }
+  const batch = await readLiveObjects(session, resolved.map((r) => r.ref), concurrency);
+  const results = await mapBounded(resolved, concurrency, async ({ entry, ref }) => {
+    if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
+    return planOne(session, entry, ref, await liveRead(session, batch, ref), inventory.id, input.inventory.namespace);
+  });
   for (const r of results) {
     if ('type' in r) {
       if (r.type === 'unreachable' || r.type === 'unauthorized' || r.type === 'cancelled') return r;

@@ -1,0 +1,58 @@
+/**
+ * Reading many live objects at once: objects of one kind in one namespace are read with a LIST of
+ * that collection (paged) instead of one GET each; lone objects with a GET. An environment of 200
+ * objects in one namespace then costs a handful of requests instead of 200.
+ */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { DEFAULT_CONCURRENCY, mapBounded } from './concurrency';
+import { apiVersionOf, refKey, type ObjectRef } from './objectRef';
+import { ok, outcomeFromError, type ClusterOutcome } from './outcome';
+import type { ClusterSession } from './session';
+import { readObject } from './watch';
+
+/** One object's read: ok(undefined) when it does not exist, or why it could not be read. */
+export type LiveRead = ClusterOutcome<KubernetesObject | undefined>;
+
+/** Reads by {@link refKey}. */
+export type LiveObjects = ReadonlyMap<string, LiveRead>;
+
+/** Below this many objects of one kind in one namespace, GETs are cheaper than a LIST. */
+const LIST_THRESHOLD = 4;
+const PAGE_SIZE = 500;
+
+async function listGroup(session: ClusterSession, refs: readonly ObjectRef[]): Promise<[string, LiveRead][]> {
+  const { group, version, kind, namespace } = refs[0];
+  const apiVersion = apiVersionOf({ group, version });
+  const byName = new Map<string, KubernetesObject>();
+  let continueToken: string | undefined;
+  try {
+    do {
+      const page = await session.objects.list(apiVersion, kind, namespace || undefined, undefined, undefined, undefined, undefined, undefined, PAGE_SIZE, continueToken);
+      // List items carry no apiVersion/kind; put them back so they compare with single reads.
+      for (const item of page.items) if (item.metadata?.name) byName.set(item.metadata.name, { ...item, apiVersion, kind });
+      continueToken = page.metadata?._continue || undefined;
+    } while (continueToken);
+  } catch (err) {
+    return refs.map((r) => [refKey(r), outcomeFromError(err, r)]);
+  }
+  return refs.map((r) => [refKey(r), ok(byName.get(r.name))]);
+}
+
+/** Reads every ref's live object; each read succeeds or fails on its own. */
+export async function readLiveObjects(session: ClusterSession, refs: readonly ObjectRef[], concurrency = DEFAULT_CONCURRENCY): Promise<LiveObjects> {
+  const groups = new Map<string, ObjectRef[]>();
+  for (const r of refs) {
+    const key = `${apiVersionOf(r)}/${r.kind}/${r.namespace}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const tasks = [...groups.values()].flatMap((g) => (g.length >= LIST_THRESHOLD ? [g] : g.map((r) => [r])));
+  const results = await mapBounded(tasks, concurrency, async (task): Promise<[string, LiveRead][]> =>
+    task.length > 1 ? listGroup(session, task) : [[refKey(task[0]), await readObject(session, task[0])]],
+  );
+  return new Map(results.flat());
+}
+
+/** The read of `ref` from a batch, or a fresh GET when the batch does not have it. */
+export async function liveRead(session: ClusterSession, batch: LiveObjects | undefined, ref: ObjectRef): Promise<LiveRead> {
+  return batch?.get(refKey(ref)) ?? readObject(session, ref);
+}
