@@ -63,7 +63,8 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
-    if (!this.target.context) return node ? [] : [{ type: 'message', text: 'Select a cluster context (status bar) to list what runs there.' }];
+    // No context yet: no children, so the view shows its welcome content (package.json viewsWelcome).
+    if (!this.target.context) return [];
     this.inventory ??= this.load();
     const inventory = await this.inventory;
     if (typeof inventory === 'string') return node ? [] : [{ type: 'message', text: inventory }];
