@@ -2,7 +2,8 @@
 //
 // The Red Hat extension cannot be installed here: no npm package carries its .vsix (npm has no
 // `vscode-yaml`; the marketplace is unreachable). So this proves the mechanism at the protocol level
-// with the real yaml-language-server 1.25.0 (devDependency):
+// with the real yaml-language-server 1.25.0 (devDependency); test/e2e/coexistence.test.ts shows it in
+// code-server with a stand-in that has Red Hat's client setup:
 // 1. our package.json gives agent configs and templates their own language id;
 // 2. yaml-language-server scopes itself by language id, and the ids it names (over the wire, in its
 //    formatter registration — the same list Red Hat's client uses as its document selector) do not
@@ -20,12 +21,7 @@ import type { PublishDiagnosticsParams, Registration } from 'vscode-languageserv
 import { DOCUMENT_SELECTOR, LANGUAGE_ID } from '../../client/src/documentSelector';
 import { agentConfigUri, LspTestClient, repoRoot } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
-
-/**
- * Red Hat YAML's client document selector (redhat-developer/vscode-yaml `src/extension.ts`, the 1.x
- * line that ships yaml-language-server 1.25): language ids only, no file pattern.
- */
-const RED_HAT_LANGUAGES = ['yaml', 'yaml-textmate', 'yaml-tmlanguage', 'ansible', 'azure-pipelines', 'dockercompose', 'github-actions-workflow', 'home-assistant', 'manifest-yaml', 'spring-boot-properties-yaml'];
+import { RED_HAT_LANGUAGES } from '../support/redHatYaml';
 
 const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
   activationEvents: string[];
