@@ -242,3 +242,22 @@ test('many objects of one kind in one namespace are read with one LIST; a re-pla
   // inventory GET + Namespace GET + one ServiceAccount LIST; one dry-run per object.
   assert.deepEqual({ reads: session.requests.since(before).reads, dryRuns: session.requests.since(before).dryRuns }, { reads: 3, dryRuns: 13 });
 });
+
+test('an apply cancelled half-way leaves every object it may have created in the inventory; running it again finishes', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-cancel');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('cancel'), scope.agentNamespace);
+  scope.track(env);
+  const controller = new AbortController();
+  const plan = expectOk(await planApply(session, env));
+  const cancelled = await executeApply(session, plan, { signal: controller.signal, concurrency: 1, progress: { report: (m) => void (m.startsWith('created ') && controller.abort()) } });
+  assert.equal(cancelled.type, 'cancelled');
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
+  assert.equal(Object.keys(inventory.data ?? {}).length, 3, 'the inventory was written before anything was created');
+  await core.readNamespace({ name: `${env.data.environment.slug}-42-7` });
+  await assert.rejects(core.readNamespacedServiceAccount({ name: 'deployer', namespace: `${env.data.environment.slug}-42-7` }), (err: unknown) => statusCode(err) === 404);
+
+  const { plan: again } = await applyOk(session, env);
+  assert.deepEqual(again.objects.map((o) => o.action), ['unchanged', 'create', 'create']);
+});

@@ -110,6 +110,21 @@ function dryRunApply(session: ClusterSession, manifest: KubernetesObject, force:
   return session.objects.patch(structuredClone(manifest), undefined, 'All', session.fieldManager, force, PatchStrategy.ServerSideApply);
 }
 
+/** Dry-run without force; on a 409, the managers, and the dry-run with force for the proposed object. */
+async function dryRunWithConflicts(session: ClusterSession, manifest: KubernetesObject, ref: ObjectRef): Promise<ClusterOutcome<{ proposed: KubernetesObject; conflict?: PlannedObject['conflict'] }>> {
+  try {
+    return ok({ proposed: await dryRunApply(session, manifest, false) });
+  } catch (err) {
+    const failure = outcomeFromError(err, ref);
+    if (failure.type !== 'conflict') return failure;
+    try {
+      return ok({ proposed: await dryRunApply(session, manifest, true), conflict: { managers: failure.managers, message: failure.message } });
+    } catch (forced) {
+      return outcomeFromError(forced, ref);
+    }
+  }
+}
+
 async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean, batch: LiveObjects): Promise<PlannedObject | ClusterFailure> {
   const { ref, tier, manifest } = env.objects[index];
   const live = await liveRead(session, batch, ref);
@@ -120,22 +135,16 @@ async function planObject(session: ClusterSession, env: PreparedEnvironment, ind
   let proposed: KubernetesObject;
   let conflict: PlannedObject['conflict'];
   let validated = true;
-  try {
-    try {
-      proposed = await dryRunApply(session, manifest, false);
-    } catch (err) {
-      const failure = outcomeFromError(err, ref);
-      if (failure.type !== 'conflict') throw err;
-      conflict = { managers: failure.managers, message: failure.message };
-      proposed = await dryRunApply(session, manifest, true);
-    }
-  } catch (err) {
-    const failure = outcomeFromError(err, ref);
-    // The server cannot dry-run an object in a namespace this apply creates; the namespace's own
-    // dry-run succeeded, and the object is validated when it is applied.
-    if (failure.type !== 'notFound' || !newNamespaces.has(ref.namespace)) return failure;
+  if (live.value === undefined && newNamespaces.has(ref.namespace)) {
+    // Its namespace is created by this same apply: the server cannot dry-run it yet (it would answer
+    // 404); the namespace's own dry-run passed, and the object is validated when it is applied.
     proposed = manifest;
     validated = false;
+  } else {
+    const dry = await dryRunWithConflicts(session, manifest, ref);
+    if (dry.type !== 'ok') return dry;
+    proposed = dry.value.proposed;
+    conflict = dry.value.conflict;
   }
   const proposedYaml = comparableYaml(proposed);
   const action: ApplyAction = live.value === undefined ? 'create' : proposedYaml === liveYaml ? 'unchanged' : 'update';
