@@ -259,3 +259,21 @@ test('an identity that may not read Kustomizations gets a clear 403 naming the o
   assert.equal(outcome.type, 'forbidden');
   assert.match(describeOutcome(outcome), /^Forbidden on kustomize\.toolkit\.fluxcd\.io\/v1\/Kustomization 'app' in namespace 'agentcfg-restricted': .*kustomizations/);
 });
+
+test('spec §6.4: while waiting on an OCIRepository its fetch failure is shown; Stalled ends the wait with its reason', async (t) => {
+  const f = await fixture(t);
+  await createOciRepository(f, 'app');
+  await createKustomization(f, 'app', { kind: 'OCIRepository', name: 'app' });
+  await kustomizationStatus(f, 'app', { lastAppliedRevision: `latest@sha256:${'0'.repeat(64)}`, conditions: [ready('True', 'ReconciliationSucceeded', 'ok')] });
+  const setSource = (conditions: object[]) =>
+    f.custom.patchNamespacedCustomObjectStatus({ ...OCI, namespace: f.namespace, name: 'app', body: { status: { observedGeneration: 1, conditions } } }, merge);
+
+  const wait = startWait(f, { kind: 'OCIRepository', name: 'app', revision: DIGEST });
+  await wait.reported(/waiting for/);
+  await setSource([ready('False', 'OCIArtifactPullFailed', 'failed to pull artifact'), { type: 'FetchFailed', status: 'True', reason: 'AuthenticationFailed', message: 'unauthorized: 401' }]);
+  await wait.reported(/\(OCIRepository app: AuthenticationFailed: unauthorized: 401\)$/);
+  await setSource([{ type: 'Stalled', status: 'True', reason: 'URLInvalid', message: 'url oci://registry.example/app is invalid' }]);
+  const outcome = await wait.done;
+  assert.ok(isFailure(outcome));
+  assert.match(describeOutcome(outcome), /^Failed on source\.toolkit\.fluxcd\.io\/v1\/OCIRepository 'app' in namespace '[^']+': URLInvalid: url oci:\/\/registry\.example\/app is invalid — Flux did not apply sha256:/);
+});

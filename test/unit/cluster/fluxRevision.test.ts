@@ -1,7 +1,7 @@
 // Flux revision formats (spec §6.3), OCI → git linkage (spec §6.2) and readiness (spec §6.4).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { kustomizationVerdict, ociArtifact } from '../../../server/src/cluster/flux/readiness';
+import { kustomizationVerdict, ociArtifact, ociRepositoryProblem } from '../../../server/src/cluster/flux/readiness';
 import { commitFromRevision, digestFromRevision, parseWantedRevision, revisionMatches, type WantedRevision } from '../../../server/src/cluster/flux/revision';
 
 const SHA = '132f4e719209eb10b9485302f8593fc0e680f4fc';
@@ -124,4 +124,18 @@ test('spec §6.2: status.lastAppliedOriginRevision links an applied digest to a 
 test('a Kustomization without status is pending, not a crash', () => {
   assert.equal(kustomizationVerdict({ metadata: { generation: 1 } }, wanted(SHA)).state, 'pending');
   assert.equal(kustomizationVerdict(null, wanted(SHA)).state, 'pending');
+});
+
+test('spec §6.4: an OCIRepository’s trouble — Stalled is final, FetchFailed=True or Ready=False is shown while waiting', () => {
+  const oci = (conditions: object[]) => ({ status: { conditions } });
+  assert.deepEqual(ociRepositoryProblem(oci([{ type: 'Stalled', status: 'True', reason: 'InvalidURL', message: 'bad url' }])), { stalled: true, reason: 'InvalidURL', message: 'bad url' });
+  assert.deepEqual(ociRepositoryProblem(oci([{ type: 'Ready', status: 'False', reason: 'OCIArtifactPullFailed', message: 'x' }, { type: 'FetchFailed', status: 'True', reason: 'AuthenticationFailed', message: '401' }])), {
+    stalled: false,
+    reason: 'AuthenticationFailed',
+    message: '401',
+  });
+  assert.deepEqual(ociRepositoryProblem(oci([{ type: 'Ready', status: 'False', reason: 'OCIArtifactPullFailed', message: 'x' }])), { stalled: false, reason: 'OCIArtifactPullFailed', message: 'x' });
+  // Negative polarity: FetchFailed=False is fine; Ready=True is fine.
+  assert.equal(ociRepositoryProblem(oci([{ type: 'Ready', status: 'True', reason: 'Succeeded' }, { type: 'FetchFailed', status: 'False', reason: 'x' }])), undefined);
+  assert.equal(ociRepositoryProblem({}), undefined);
 });

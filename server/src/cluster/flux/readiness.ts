@@ -59,6 +59,19 @@ function originsFor(revision: string | undefined, recordedOrigin: string | undef
   return origins;
 }
 
+/**
+ * What an OCIRepository says about itself (spec §6.4): a failure source-controller will not retry
+ * (Stalled=True), or a problem worth showing while waiting (Ready=False, FetchFailed=True, …).
+ */
+export function ociRepositoryProblem(ociRepository: unknown): { stalled: boolean; reason: string; message: string } | undefined {
+  const conditions = conditionsOf(asRecord(asRecord(ociRepository)?.status));
+  const stalled = conditions.find((c) => c.type === 'Stalled' && c.status === 'True');
+  if (stalled) return { stalled: true, reason: stalled.reason || 'Stalled', message: stalled.message };
+  // FetchFailed, StorageOperationFailed and IncludeUnavailable have negative polarity: True is bad.
+  const failing = conditions.find((c) => ['FetchFailed', 'StorageOperationFailed', 'IncludeUnavailable'].includes(c.type) && c.status === 'True') ?? conditions.find((c) => c.type === 'Ready' && c.status === 'False');
+  return failing ? { stalled: false, reason: failing.reason || failing.type, message: failing.message } : undefined;
+}
+
 /** Decides whether `kustomization` has applied `wanted`, failed on it, or is still on its way. */
 export function kustomizationVerdict(kustomization: unknown, wanted: WantedRevision, source?: SourceArtifact): SyncVerdict {
   const object = asRecord(kustomization);

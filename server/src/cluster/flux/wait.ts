@@ -11,7 +11,7 @@ import { ok, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { SILENT_PROGRESS, type OperationOptions } from '../progress';
 import { watchCollection, type CollectionView } from './collectionWatch';
-import { kustomizationVerdict, ociArtifact, type SyncVerdict } from './readiness';
+import { kustomizationVerdict, ociArtifact, ociRepositoryProblem, type SyncVerdict } from './readiness';
 import { parseWantedRevision } from './revision';
 
 export type FluxWaitKind = 'Kustomization' | 'OCIRepository';
@@ -83,8 +83,17 @@ function evaluate(options: FluxWaitOptions, kustomizations: ReadonlyMap<string, 
     if (verdict.state === 'failed') {
       return { type: 'failed', failure: { type: 'failed', ref: objectRef, message: `${verdict.reason}: ${verdict.message || '(no message)'} — Flux did not apply ${wanted.text}` } };
     }
-    if (verdict.state === 'synced') synced.push({ name, namespace: options.namespace, revision: verdict.revision, message: verdict.message });
-    else pending.push(`Kustomization ${name}: ${verdict.message}`);
+    if (verdict.state === 'synced') {
+      synced.push({ name, namespace: options.namespace, revision: verdict.revision, message: verdict.message });
+      continue;
+    }
+    // While waiting, the source's own trouble explains why nothing arrives; a stalled source never will.
+    const problem = source ? ociRepositoryProblem(source) : undefined;
+    if (problem?.stalled) {
+      const sourceRef: ObjectRef = { ...OCI_REPOSITORY, namespace: options.namespace, name: ref.name ?? '' };
+      return { type: 'failed', failure: { type: 'failed', ref: sourceRef, message: `${problem.reason}: ${problem.message || '(no message)'} — Flux did not apply ${wanted.text}` } };
+    }
+    pending.push(`Kustomization ${name}: ${verdict.message}${problem ? ` (OCIRepository ${ref.name}: ${problem.reason}: ${problem.message})` : ''}`);
   }
   return pending.length === 0 ? { type: 'synced', value: synced } : { type: 'pending', message: pending.join('; ') };
 }
