@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
 import { clusterEnv, kubeConfig, statusCode, waitUntilDeleted, type ClusterEnv } from '../cluster/harness';
 import { launchWorkbench, repoRoot, type Workbench } from './harness';
@@ -57,6 +57,14 @@ async function pick(label: string): Promise<void> {
   await row.click();
 }
 
+/** Runs a palette command. Not wb.runCommand: it waits for the palette to close, and here the next quick pick opens at once. */
+async function paletteCommand(title: string): Promise<void> {
+  await wb.page.keyboard.press('F1');
+  await wb.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await wb.page.keyboard.insertText(title);
+  await pick(title);
+}
+
 test('Apply Environment: context, template, scenario → diff editor → confirm → the namespace exists', async (t) => {
   t.after(async () => {
     // What the workbench showed when it ended (useful when a step timed out).
@@ -66,11 +74,7 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   await assert.rejects(core.readNamespace({ name: NAMESPACE }), (err: unknown) => statusCode(err) === 404, 'the namespace does not exist before');
 
   await wb.openFile(TEMPLATE);
-  // Not wb.runCommand: it waits for the palette to close, and here the next quick pick opens at once.
-  await wb.page.keyboard.press('F1');
-  await wb.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-  await wb.page.keyboard.insertText('GitLab Agent: Apply Environment');
-  await pick('GitLab Agent: Apply Environment');
+  await paletteCommand('GitLab Agent: Apply Environment');
   // No context selected yet: the picker lists the kubeconfig's contexts (through the server).
   await pick(env.adminContext);
   await wb.page.locator('.statusbar-item[id$="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext }).waitFor({ timeout: 30_000 });
@@ -109,6 +113,36 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   const rbac = (await kubeConfig('admin')).makeApiClient(RbacAuthorizationV1Api);
   const bindings = await rbac.listNamespacedRoleBinding({ namespace: NAMESPACE });
   assert.deepEqual(bindings.items.map((b) => b.metadata?.name), [`bind-${AGENT_ID}-${PROJECT_ID}-${environmentSlug(ENVIRONMENT)}`]);
+});
+
+test('a field another manager took over needs a second, explicit confirmation to force', async (t) => {
+  t.after(async () => {
+    await wb?.screenshot('force-final-state').catch(() => undefined);
+  });
+  const label = `agent.gitlab.com/id-${AGENT_ID}`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await core.patchNamespace(
+    { name: NAMESPACE, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE, labels: { [label]: 'theirs' } } }, fieldManager: 'someone-else', force: true },
+    setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+  );
+
+  await wb.focusEditor();
+  await paletteCommand('GitLab Agent: Apply Environment');
+  await pick(TEMPLATE); // the context is remembered: no context picker this time
+  await pick('e2e review app');
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  await dialog.filter({ hasText: 'Update:' }).waitFor({ timeout: 120_000 });
+  await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
+  const force = dialog.filter({ hasText: 'Take them over (force)?' });
+  await force.waitFor({ timeout: 30_000 });
+  assert.match(await force.innerText(), new RegExp(`Namespace ${NAMESPACE}: fields owned by "someone-else"`));
+  await wb.screenshot('apply-force-confirm');
+  await force.getByRole('button', { name: 'Force Apply', exact: true }).click();
+
+  const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /0 created, 1 updated, 1 unchanged/ });
+  await toast.waitFor({ timeout: 180_000 });
+  const live = await core.readNamespace({ name: NAMESPACE });
+  assert.equal(live.metadata?.labels?.[label], '', 'our value again');
 });
 
 test('the Cluster view lists the environment; its inline Delete shows the plan, then removes the namespace', async (t) => {
