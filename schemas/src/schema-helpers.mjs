@@ -4,14 +4,15 @@
 /**
  * A key's documentation: `d` = what it does, `since` = first GitLab version, `def` = default,
  * `extra` = one more paragraph. Emits `description` (plain, for any JSON Schema tool),
- * `markdownDescription` (for hover in VS Code and yaml-language-server) and `x-since`.
+ * `markdownDescription` (for hover in VS Code and yaml-language-server), `default` and `x-since`.
  */
 export function doc(d, { since, def, extra } = {}) {
   const lines = [d];
   if (def !== undefined) lines.push(`Default: \`${JSON.stringify(def)}\`.`);
   if (since) lines.push(`Since GitLab ${since}.`);
   if (extra) lines.push(extra);
-  return { description: lines.join(' '), markdownDescription: lines.join('\n\n'), ...(since ? { 'x-since': since } : {}) };
+  // `default` too, so any JSON Schema tool (completion in yaml-language-server) knows it.
+  return { description: lines.join(' '), markdownDescription: lines.join('\n\n'), ...(def !== undefined ? { default: def } : {}), ...(since ? { 'x-since': since } : {}) };
 }
 
 /** A closed mapping (protojson rejects unknown fields, spec §1.1). */

@@ -169,6 +169,19 @@ describe('the schema file itself, as other editors read it', () => {
     assert.deepEqual(missing, []);
   });
 
+  test('defaults are machine-readable where the spec gives one (spec §1.3–§1.8)', () => {
+    const root = schema as unknown as { properties: Record<string, { properties: Record<string, Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> }> }> };
+    const rd = root.properties.remote_development.properties;
+    assert.equal(rd.gitlab_workspaces_proxy.properties!.namespace.default, 'gitlab-workspaces');
+    assert.equal(rd.max_active_hours_before_stop.default, 36);
+    assert.equal(rd.max_stopped_hours_before_termination.default, 744, 'the code, not the docs prose (722)');
+    assert.equal(rd.workspaces_quota.default, -1);
+    assert.deepEqual(rd.network_policy.properties!.egress.default, [{ allow: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'] }]);
+    assert.equal(root.properties.observability.properties.logging.properties!.grpc_level.default, 'error');
+    assert.equal(root.properties.container_scanning.properties.scanner_timeout.default, '300s');
+    assert.equal(root.properties.flux.properties.webhook_receiver_url.default, 'http://webhook-receiver.flux-system.svc.cluster.local');
+  });
+
   test('plain draft-07 validators (as yaml-language-server uses) apply the cross-field rules too', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     const validate = ajv.compile(schema);
