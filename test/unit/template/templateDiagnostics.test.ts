@@ -48,6 +48,13 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.equal(d.data, undefined);
   });
 
+  test('§2.3 inside a flow list the value is flagged up to its end, without a fix that would swallow the bracket', () => {
+    const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: x\n      finalizers: [{{ .environment.slug }}]\n';
+    const d = only(validateEnvironmentTemplate(text), 'template.unquotedAction');
+    assert.deepEqual(d.range, rangeOf(text, '{{ .environment.slug }}'));
+    assert.equal(d.data, undefined);
+  });
+
   test('quoted values and comments with {{ are not flagged', () => {
     const text = `${namespace("'{{ .environment.slug }}'")}# {{ .environment.name }} in a comment\napply_resources: on_start\n`;
     assert.deepEqual(validateEnvironmentTemplate(text).map((d) => d.code), []);

@@ -92,7 +92,8 @@ class ReferenceChecker {
         const innerDot = node.type === 'if' ? dot : node.type === 'with' ? value : UNKNOWN;
         if (node.type === 'range') for (const d of node.pipe.decl) inner.set(d.name, UNKNOWN);
         this.list(node.list, innerDot, inner);
-        if (node.elseList) this.list(node.elseList, dot, new Map(scope));
+        // Go: variables of an if/with pipeline are visible in its else branch too.
+        if (node.elseList) this.list(node.elseList, dot, node.type === 'range' ? new Map(scope) : inner);
         return;
       }
       case 'templateCall':

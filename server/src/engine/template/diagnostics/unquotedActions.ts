@@ -4,35 +4,47 @@
  * the string it looks like. Found on the YAML tree (flow mappings whose text starts with `{{`), so
  * comments, quoted strings and block scalars are never mistaken for one.
  */
-import { visit, type Document } from 'yaml';
+import { isCollection, isPair, visit, type Document } from 'yaml';
 import type { EngineDiagnostic } from '../../diagnostics';
 import type { TextIndex } from '../../text/textIndex';
 
 /** Control actions cannot become strings: quoting `{{ if … }}` would change the template. */
 const CONTROL_ACTION = /^\{\{-?\s*(if|else|end|range|with|define|block|template|break|continue)\b/;
 
+const WHY = 'This value starts with `{{`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3).';
+
+/** What to do, by where the value is. */
+const ADVICE: Record<'inFlow' | 'control' | 'value', (value: string) => string> = {
+  inFlow: () => 'Quote it.',
+  control: () => 'Put control actions such as `{{ if … }}` or `{{ end }}` in a YAML comment (`# {{ if … }}`): the template still evaluates them.',
+  value: (value) => `Quote the whole value: ${quoteYamlValue(value)}.`,
+};
+
 /** Every unquoted `{{` value: an error on the value, with the quoted text as the fix when there is one. */
 export function unquotedActionDiagnostics(doc: Document, text: string, index: TextIndex): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const seenLines = new Set<number>();
   visit(doc, {
-    Map(_, node) {
+    Map(_, node, path) {
       if (!node.flow || !node.range || !text.startsWith('{{', node.range[0])) return undefined;
       const start = node.range[0];
       const line = index.positionAt(start).line;
       if (seenLines.has(line)) return visit.SKIP;
       seenLines.add(line);
-      const end = valueEnd(text, start, index.lineEnd(line));
+      // Inside a flow collection (`[{{ .x }}]`) the value ends at the node, and quoting up to the
+      // end of the line would swallow the closing bracket: no automatic fix there.
+      const parent = path[path.length - 1];
+      const container = isPair(parent) ? path[path.length - 2] : parent;
+      const inFlow = isCollection(container) && Boolean(container.flow);
+      const end = inFlow ? node.range[1] : valueEnd(text, start, index.lineEnd(line));
       const value = text.slice(start, end);
-      const control = CONTROL_ACTION.test(value);
+      const kind = inFlow ? 'inFlow' : CONTROL_ACTION.test(value) ? 'control' : 'value';
       out.push({
         range: index.range(start, end),
         severity: 'error',
         code: 'template.unquotedAction',
-        message: control
-          ? 'This line starts a value with `{{`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3). Put control actions such as `{{ if … }}` or `{{ end }}` in a YAML comment (`# {{ if … }}`): the template still evaluates them.'
-          : `This value starts with \`{{\`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3). Quote the whole value: ${quoteYamlValue(value)}.`,
-        ...(control ? {} : { data: { replacement: quoteYamlValue(value) } }),
+        message: `${WHY} ${ADVICE[kind](value)}`,
+        ...(kind === 'value' ? { data: { replacement: quoteYamlValue(value) } } : {}),
       });
       return visit.SKIP;
     },
