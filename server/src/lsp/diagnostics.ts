@@ -1,5 +1,6 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { validateAgentConfig } from '../engine/config/validateAgentConfig';
 import { classifyPath } from '../engine/files';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
@@ -28,6 +29,9 @@ export class DiagnosticsFeature {
     private readonly models: DocumentModels,
   ) {
     this.agentFiles = new AgentFileLinks(documents, models);
+    // Compile the schema validators and warm the parser while the editor is still starting, so the
+    // first file opened does not wait for them.
+    setTimeout(() => validateAgentConfig('ci_access:\n  projects:\n    - id: a/b\n', { target: 'proposal' }), 0).unref();
     documents.onDidOpen((e) => void this.validate(e.document));
     // A change (or closing a dirty document, which reverts to the file on disk) alters what the
     // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.

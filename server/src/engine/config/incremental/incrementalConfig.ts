@@ -12,6 +12,9 @@ import { moveDocument, moveNodes } from './shiftNodes';
 /** `<section>:` and `<list>:` put before a lone entry so it parses at the same depth as in the file. */
 const HEADER_LINES = 2;
 
+/** At most this many new entries are parsed together (bounds the parser's working memory). */
+const CHUNK_ENTRIES = 250;
+
 /** A diagnostic whose lines count from the first line of its entry. */
 type RelativeDiagnostic = EngineDiagnostic;
 
@@ -82,6 +85,8 @@ export class IncrementalAgentConfig {
   private pool = new Map<string, EntryPart[]>();
   private skeletonChecks: { text: string; owner: unknown; diagnostics: readonly EngineDiagnostic[] } | null = null;
   private current: ComposedVersion | WholeVersion | null = null;
+  /** The last version composed from parts: its entries' positions let the next one reuse them. */
+  private lastComposed: ComposedVersion | null = null;
   private wholeChecks: { text: string; owner: unknown; diagnostics: EngineDiagnostic[] } | null = null;
 
   /** The model of `text`, composed from cached entries when it can be, else parsed whole. */
@@ -141,29 +146,46 @@ export class IncrementalAgentConfig {
     const skeletonParsed = parseYaml(skeleton);
     if (skeletonParsed.hasSyntaxErrors || !skeletonParsed.doc) return null;
 
-    // Nothing cached yet (a file just opened): one parse of the whole text is much cheaper than
-    // thousands of small ones, and its list items are the entries' trees already.
-    const whole = this.pool.size === 0 ? parseYaml(text) : null;
-    if (whole && (whole.hasSyntaxErrors || !whole.doc)) return null;
+    // Entries wholly inside the text this version shares with the last composed one (at its start
+    // or at its end) keep their part by position; the others are looked up by text, then parsed.
+    const previous = this.lastComposed;
+    const shared = previous ? sharedEnds(previous.text, text) : { prefix: 0, suffix: 0 };
+    const growth = text.length - (previous?.text.length ?? 0);
+    const byStart = new Map<number, { part: EntryPart; end: number }>();
+    for (const { slice, parts } of previous?.lists ?? []) slice.entries.forEach((entry, i) => byStart.set(entry.start, { part: parts[i], end: entry.end }));
 
     const used = new Set<EntryPart>();
-    const next = new Map<string, EntryPart[]>();
+    const created: EntryPart[] = [];
     const lists: PlacedList[] = [];
     for (const slice of layout.lists) {
       const header = `${slice.path[0]}:\n${' '.repeat(slice.keyIndent)}${slice.path[1]}:\n`;
-      const parts: EntryPart[] = [];
-      const wholeItems = whole ? nodeAtPath(whole.doc!, slice.path)?.node : null;
-      const wholeValues = whole ? valueAt(whole.value, slice.path) : null;
-      if (whole && (!isSeq(wholeItems) || wholeItems.items.length !== slice.entries.length || !Array.isArray(wholeValues))) return null;
-      for (const [i, entry] of slice.entries.entries()) {
-        const source = header + text.slice(entry.start, entry.end);
-        const part = whole && isSeq(wholeItems) ? carveEntry(source, wholeItems.items[i] as Node, (wholeValues as unknown[])[i], slice.path, entry, whole, index, header.length) : this.take(source, slice.path, used);
-        if (!part) return null;
-        place(part, entry.start - header.length);
-        parts.push(part);
-        next.set(part.source, [...(next.get(part.source) ?? []), part]);
+      const sourceOf = (i: number) => header + text.slice(slice.entries[i].start, slice.entries[i].end);
+      const parts: (EntryPart | null)[] = slice.entries.map((entry, i) => {
+        const before = entry.end <= shared.prefix ? byStart.get(entry.start) : entry.start >= text.length - shared.suffix ? byStart.get(entry.start - growth) : undefined;
+        const moved = entry.end <= shared.prefix ? 0 : growth;
+        if (before && before.end + moved === entry.end && before.part.source.startsWith(header) && !used.has(before.part)) {
+          used.add(before.part);
+          return before.part;
+        }
+        return this.reuse(sourceOf(i), used);
+      });
+      // Entries not seen before are parsed in runs of neighbours, one parse per run: far cheaper
+      // than one parse per entry when a file is opened, and lighter than one parse of the whole.
+      for (let i = 0; i < parts.length; ) {
+        if (parts[i]) {
+          i++;
+          continue;
+        }
+        let end = i + 1;
+        while (end < parts.length && !parts[end] && end - i < CHUNK_ENTRIES) end++;
+        const parsed = parseRun(text, header, slice, i, end, sourceOf, index);
+        if (!parsed) return null;
+        parsed.forEach((part, k) => (parts[i + k] = part));
+        created.push(...parsed);
+        i = end;
       }
-      lists.push({ slice, parts });
+      parts.forEach((part, i) => place(part!, slice.entries[i].start - header.length));
+      lists.push({ slice, parts: parts as EntryPart[] });
     }
 
     moveDocument(skeletonParsed.doc, (offset) => cuts.reduce((o, cut) => (offset > cut.at ? o + cut.chars : o), offset));
@@ -178,15 +200,28 @@ export class IncrementalAgentConfig {
       section[slice.path[1]] = parts.map((p) => p.itemValue);
       parts.forEach((part, i) => diagnostics.push(...part.yamlDiagnostics.map((d) => moveLines(d, (l) => l + slice.entries[i].line))));
     }
-    this.pool = next;
+    this.updatePool(previous, used, created);
     const parsed: ParsedYaml = { text, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
-    return { kind: 'composed', text, parsed, skeleton, cuts, lists };
+    this.lastComposed = { kind: 'composed', text, parsed, skeleton, cuts, lists };
+    return this.lastComposed;
   }
 
-  /** A part for `source`: one from the previous versions not used yet in this one, or a new parse. */
-  private take(source: string, path: EntryListPath, used: Set<EntryPart>): EntryPart | null {
-    const cached = this.pool.get(source)?.find((p) => !used.has(p));
-    const part = cached ?? parseEntry(source, path);
+  /** The pool holds exactly the parts of the last composed version, by text. */
+  private updatePool(previous: ComposedVersion | null, used: Set<EntryPart>, created: readonly EntryPart[]): void {
+    for (const { parts } of previous?.lists ?? []) {
+      for (const part of parts) {
+        if (used.has(part)) continue;
+        const same = this.pool.get(part.source)?.filter((p) => p !== part) ?? [];
+        if (same.length) this.pool.set(part.source, same);
+        else this.pool.delete(part.source);
+      }
+    }
+    for (const part of created) this.pool.set(part.source, [...(this.pool.get(part.source) ?? []), part]);
+  }
+
+  /** A part for `source` from the previous versions, not used yet in this one. */
+  private reuse(source: string, used: Set<EntryPart>): EntryPart | null {
+    const part = this.pool.get(source)?.find((p) => !used.has(p)) ?? null;
     if (part) used.add(part);
     return part;
   }
@@ -232,34 +267,38 @@ export class IncrementalAgentConfig {
   }
 }
 
-/** Parses one entry under its header; null when it does not parse cleanly as one list item. */
-function parseEntry(source: string, path: EntryListPath): EntryPart | null {
-  const parsed = parseYaml(source);
+/**
+ * Parses entries [from, to) of a list together, under the list's header (so they sit at the same
+ * depth as in the file), and makes one part of each item; null when the run does not parse cleanly
+ * as exactly those items.
+ */
+function parseRun(text: string, header: string, slice: ListSlice, from: number, to: number, sourceOf: (i: number) => string, index: TextIndex): EntryPart[] | null {
+  const first = slice.entries[from];
+  const parsed = parseYaml(header + text.slice(first.start, slice.entries[to - 1].end));
   if (parsed.hasSyntaxErrors || !parsed.doc) return null;
   const section = parsed.doc.contents;
   const list = isMap(section) && section.items.length === 1 ? section.items[0].value : null;
   const seq = isMap(list) && list.items.length === 1 ? list.items[0].value : null;
-  if (!isSeq(seq) || seq.items.length !== 1) return null;
-  const data = isRecord(parsed.value) && isRecord(parsed.value[path[0]]) ? (parsed.value[path[0]] as Record<string, unknown>)[path[1]] : undefined;
-  if (!Array.isArray(data) || data.length !== 1) return null;
+  const values = valueAt(parsed.value, slice.path);
+  if (!isSeq(seq) || seq.items.length !== to - from || !Array.isArray(values) || values.length !== to - from) return null;
   if (parsed.diagnostics.some((d) => d.range.start.line < HEADER_LINES)) return null;
-  return {
-    source,
-    doc: parsed.doc,
-    item: seq.items[0] as Node,
-    itemValue: data[0],
-    value: parsed.value,
-    yamlDiagnostics: parsed.diagnostics.map((d) => moveLines(d, (l) => l - HEADER_LINES)),
-    delta: 0,
-    checks: { owner: undefined, byVariant: new Map() },
-  };
+  // Run offsets → document offsets; run lines → document lines.
+  const delta = first.start - header.length;
+  const lineDelta = first.line - HEADER_LINES;
+  return seq.items.map((item, k) => {
+    const entry = slice.entries[from + k];
+    const lastLine = index.positionAt(entry.end).line;
+    moveNodes(item, (offset) => offset + delta);
+    const yamlDiagnostics = parsed.diagnostics
+      .map((d) => moveLines(d, (l) => l + lineDelta))
+      .filter((d) => d.range.start.line >= entry.line && d.range.start.line < lastLine)
+      .map((d) => moveLines(d, (l) => l - entry.line));
+    return entryPart(sourceOf(from + k), item as Node, values[k], slice.path, yamlDiagnostics, entry.start - header.length);
+  });
 }
 
-/**
- * A part made from an item of a whole-text parse: the item keeps its nodes (already at document
- * offsets) under a built `{section: {list: [item]}}` tree, as if the entry had been parsed alone.
- */
-function carveEntry(source: string, item: Node, itemValue: unknown, path: EntryListPath, entry: EntrySlice, whole: ParsedYaml, index: TextIndex, headerLength: number): EntryPart {
+/** A part whose item sits under a built `{section: {list: [item]}}` tree, as if parsed alone. */
+function entryPart(source: string, item: Node, itemValue: unknown, path: EntryListPath, yamlDiagnostics: RelativeDiagnostic[], delta: number): EntryPart {
   const doc = new Document<YAMLMap, false>(null, { version: '1.1' }) as unknown as Document.Parsed;
   const seq = new YAMLSeq();
   seq.items.push(item);
@@ -268,11 +307,22 @@ function carveEntry(source: string, item: Node, itemValue: unknown, path: EntryL
   const section = new YAMLMap();
   section.items.push(new Pair(new Scalar(path[0]), list));
   doc.contents = section as unknown as Document.Parsed['contents'];
-  const firstLine = entry.line;
-  const lastLine = index.positionAt(entry.end).line;
-  const yamlDiagnostics = whole.diagnostics.filter((d) => d.range.start.line >= firstLine && d.range.start.line < lastLine).map((d) => moveLines(d, (l) => l - firstLine));
-  moveNodes(item, (offset) => offset); // drops the parser's tokens, as a moved part does
-  return { source, doc, item, itemValue, value: { [path[0]]: { [path[1]]: [itemValue] } }, yamlDiagnostics, delta: entry.start - headerLength, checks: { owner: undefined, byVariant: new Map() } };
+  return { source, doc, item, itemValue, value: { [path[0]]: { [path[1]]: [itemValue] } }, yamlDiagnostics, delta, checks: { owner: undefined, byVariant: new Map() } };
+}
+
+/** How many characters two texts share at the start and (not overlapping it) at the end. */
+function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
+  const limit = Math.min(before.length, after.length);
+  // Whole blocks first (string comparison is a memory compare), then character by character.
+  const BLOCK = 4096;
+  let prefix = 0;
+  while (prefix + BLOCK <= limit && before.slice(prefix, prefix + BLOCK) === after.slice(prefix, prefix + BLOCK)) prefix += BLOCK;
+  while (prefix < limit && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  const tail = (text: string, from: number) => text.slice(text.length - from - BLOCK, text.length - from);
+  while (suffix + BLOCK <= limit - prefix && tail(before, suffix) === tail(after, suffix)) suffix += BLOCK;
+  while (suffix < limit - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  return { prefix, suffix };
 }
 
 function valueAt(value: unknown, path: EntryListPath): unknown {
@@ -282,7 +332,7 @@ function valueAt(value: unknown, path: EntryListPath): unknown {
 
 /** Moves a part's nodes so that offset 0 of its source is at `delta` in the document. */
 function place(part: EntryPart, delta: number): void {
-  if (part.delta === delta && part.delta !== 0) return;
+  if (part.delta === delta) return;
   const by = delta - part.delta;
   moveDocument(part.doc, (offset) => offset + by);
   part.delta = delta;

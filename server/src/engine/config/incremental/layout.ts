@@ -33,17 +33,19 @@ export interface DocumentLayout {
 
 const SECTION = /^(ci_access|user_access):[ ]*(?:#.*)?$/;
 const LIST_KEY = /^(projects|groups):[ ]*(?:#.*)?$/;
-const ITEM = /^-(?: |$)/;
 const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:\s|$)|^%/;
 
 interface Line {
   readonly start: number;
   readonly end: number;
   readonly indent: number;
-  /** The line without its indentation. */
-  readonly content: string;
   /** Blank or comment-only: YAML ignores it whatever its indentation. */
   readonly ignorable: boolean;
+  /** [first, lineEnd): the line without its indentation and line break. */
+  readonly first: number;
+  readonly lineEnd: number;
+  /** Starts with a list item's `- ` (or a lone `-`). */
+  readonly item: boolean;
 }
 
 /** Scans `text` for the entry lists; null when the text has a shape the scan does not vouch for. */
@@ -75,16 +77,16 @@ export function scanLayout(text: string): DocumentLayout | null {
     start = end;
     if (line === null) return null;
     if (line.ignorable) continue;
-    if (line.indent === 0 && DOCUMENT_MARKER.test(line.content)) {
+    if (line.indent === 0 && DOCUMENT_MARKER.test(text.slice(line.first, line.lineEnd))) {
       // A leading `---` is common and harmless; any other marker means several documents.
-      if (sawContent || !line.content.startsWith('---')) return null;
+      if (sawContent || !text.slice(line.first, line.lineEnd).startsWith('---')) return null;
       continue;
     }
     sawContent = true;
 
     if (line.indent === 0) {
       closeList(line.start);
-      const match = SECTION.exec(line.content);
+      const match = SECTION.exec(text.slice(line.first, line.lineEnd));
       section = match ? (match[1] as EntryListPath[0]) : null;
       childIndent = -1;
       if (section && seen.has(section)) return null;
@@ -93,13 +95,13 @@ export function scanLayout(text: string): DocumentLayout | null {
     }
     if (!section) continue;
 
-    if (list && line.indent === list.itemIndent && ITEM.test(line.content)) {
+    if (list && line.indent === list.itemIndent && line.item) {
       closeEntry(line.start);
       openEntry = { start: line.start, line: lineNumber };
       continue;
     }
     if (list && list.itemIndent === -1) {
-      if (line.indent >= list.keyIndent && ITEM.test(line.content)) {
+      if (line.indent >= list.keyIndent && line.item) {
         list.itemIndent = line.indent;
         openEntry = { start: line.start, line: lineNumber };
         continue;
@@ -115,7 +117,7 @@ export function scanLayout(text: string): DocumentLayout | null {
     closeList(line.start);
     if (childIndent === -1) childIndent = line.indent;
     if (line.indent !== childIndent) return null;
-    const key = LIST_KEY.exec(line.content);
+    const key = LIST_KEY.exec(text.slice(line.first, line.lineEnd));
     if (!key) continue;
     const path: EntryListPath = [section, key[1] as EntryListPath[1]];
     const id = path.join('.');
@@ -130,8 +132,12 @@ export function scanLayout(text: string): DocumentLayout | null {
 function readLine(text: string, start: number, end: number): Line | null {
   let indent = 0;
   while (start + indent < end && text.charCodeAt(start + indent) === 32) indent++;
-  const next = text[start + indent];
+  const first = start + indent;
+  const next = text[first];
   if (next === '\t') return null; // tabs around indentation: let the YAML parser judge the whole text
-  const content = text.slice(start + indent, end).replace(/\n$/, '');
-  return { start, end, indent, content, ignorable: content.trim() === '' || content.startsWith('#') };
+  const lineEnd = text[end - 1] === '\n' ? end - 1 : end;
+  let blank = true;
+  for (let i = first; i < lineEnd && blank; i++) blank = text.charCodeAt(i) === 32;
+  const item = next === '-' && (first + 1 === lineEnd || text[first + 1] === ' ');
+  return { start, end, indent, ignorable: blank || next === '#', item, first, lineEnd };
 }

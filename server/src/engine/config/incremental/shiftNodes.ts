@@ -18,7 +18,12 @@ export function moveNodes(root: unknown, map: OffsetMap): void {
     }
     if (!isScalar(node) && !isCollection(node) && !isAlias(node)) continue;
     const n = node as Node & { srcToken?: unknown };
-    if (n.range) n.range = [map(n.range[0]), map(n.range[1]), map(n.range[2])];
+    if (n.range) {
+      // In place: one keystroke moves the nodes of thousands of entries, new arrays would be garbage.
+      n.range[0] = map(n.range[0]);
+      n.range[1] = map(n.range[1]);
+      n.range[2] = map(n.range[2]);
+    }
     if (n.srcToken) delete n.srcToken;
     if (isCollection(node)) stack.push(...node.items);
   }
