@@ -9,6 +9,7 @@ import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { renderGoTemplate, sourceSpanAt, type OutputSegment } from '../template/render/index';
+import { renderEnvironmentTemplate } from '../template/renderTemplate';
 import { buildTemplateData } from '../template/templateVariables';
 import { TextIndex } from '../text/textIndex';
 import { dns1123LabelProblems } from '../vars/namespace';
@@ -103,7 +104,15 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
         if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
         continue;
       }
-      for (const problem of namespaceProblems(rendered.text, rendered.segments, index)) findings.add(problem.range, 'warning', 'crossFile.invalidNamespace', problem.message, label);
+      const problems = namespaceProblems(rendered.text, rendered.segments, index);
+      if (problems === 'unreadable') {
+        // The rendered text is not YAML (a value that renders with `: ` or a quote, say): GitLab's
+        // flow says where, mapped back to the template (renderTemplate.ts).
+        const outcome = renderEnvironmentTemplate(text, data.data);
+        if (!outcome.ok) for (const e of outcome.errors) findings.add(e.range, 'error', 'crossFile.renderFailed', e.message, label);
+        continue;
+      }
+      for (const problem of problems) findings.add(problem.range, 'warning', 'crossFile.invalidNamespace', problem.message, label);
     }
   }
   return [...out, ...findings.diagnostics()];
@@ -126,10 +135,11 @@ interface NamespaceProblem {
 }
 
 /** Namespace names and `metadata.namespace` values of the rendered objects that are not DNS-1123 labels. */
-function namespaceProblems(rendered: string, segments: readonly OutputSegment[], index: TextIndex): NamespaceProblem[] {
+function namespaceProblems(rendered: string, segments: readonly OutputSegment[], index: TextIndex): NamespaceProblem[] | 'unreadable' {
   const docs = parseAllDocuments(rendered, { version: '1.1', logLevel: 'error', prettyErrors: false, uniqueKeys: false });
   const doc = Array.isArray(docs) ? docs[0] : undefined;
-  if (!doc || doc.errors.length) return []; // the single-file check and apply report unreadable output
+  if (!doc) return [];
+  if (doc.errors.length) return 'unreadable';
   const objects = doc.get('objects', true);
   if (!isSeq(objects)) return [];
   const out: NamespaceProblem[] = [];

@@ -1,0 +1,88 @@
+// config.yaml and default.yaml together (engine/crossFile): the template rendered per scenario and
+// per authorization with resource management (spec §2.2, §2.4, §4.1), and the ci_job assumption (§2.7).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { presetScenarios } from '../../../server/src/engine/access/scenarios';
+import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from '../../../server/src/engine/crossFile/agentFiles';
+import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../../server/src/engine/template/defaultTemplate';
+import { rangeOf } from '../../support/ranges';
+
+const managed = (id: string, accessAs = 'ci_job') => `ci_access:\n  projects:\n    - id: ${id}\n      access_as:\n        ${accessAs}: {}\n      resource_management:\n        enabled: true\n`;
+const files = (config: string | null, templateText: string | null): AgentFiles => ({
+  config: config === null ? null : parseYaml(config),
+  templateText,
+  agentName: 'prod',
+  scenarios: presetScenarios('main'),
+  defaultBranch: 'main',
+});
+const namespaceObject = (ns: string) => `objects:\n  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: deployer\n      namespace: ${ns}\n`;
+
+describe('templates rendered for the authorizations that use them', () => {
+  test('the built-in default template is valid for every preset scenario', () => {
+    assert.deepEqual(templateCrossFileDiagnostics(files(managed('acme/My_App'), DEFAULT_ENVIRONMENT_TEMPLATE)), []);
+  });
+
+  test('§4.1 metadata.namespace rendered from .environment.name is invalid for review/* only, at the template value', () => {
+    const template = namespaceObject('"{{ .environment.name }}"');
+    const [d, ...rest] = templateCrossFileDiagnostics(files(managed('acme/app'), template));
+    assert.deepEqual(rest, []);
+    assert.equal(d.code, 'crossFile.invalidNamespace');
+    assert.deepEqual(d.range, rangeOf(template, '"{{ .environment.name }}"'));
+    assert.match(d.message, /renders as "review\/feature-login"/);
+    assert.deepEqual(d.data?.scenarios, ['"feature branch → review app" (project acme/app)']);
+  });
+
+  test('§2.4 .legacy_namespace and slugify give valid names where .project.slug does not', () => {
+    assert.equal(templateCrossFileDiagnostics(files(managed('acme/My_App'), namespaceObject('"{{ .project.slug }}"'))).length, 1);
+    assert.deepEqual(templateCrossFileDiagnostics(files(managed('acme/My_App'), namespaceObject('"{{ .legacy_namespace }}"'))), []);
+    assert.deepEqual(templateCrossFileDiagnostics(files(managed('acme/My_App'), namespaceObject('"{{ slugify .project.slug }}"'))), []);
+  });
+
+  test('a 63-character limit that only long ids would break is caught with the long placeholder ids', () => {
+    // 50 + "-" + 8 digits + "-" + 7 digits = 67 characters; with ids of a small instance it would fit.
+    const template = namespaceObject(`"${'a'.repeat(50)}-{{ .project.id }}-{{ .agent.id }}"`);
+    const [d] = templateCrossFileDiagnostics(files(managed('acme/app'), template));
+    assert.match(d.message, /no more than 63 characters \(is 67\)/);
+    assert.match(d.message, /ids assumed: project 12345678, agent 1234567/);
+  });
+
+  test('execution errors depend on the data: reported at the action, per scenario', () => {
+    const template = namespaceObject('"{{ substr 0 3 .project.id }}"');
+    const [d] = templateCrossFileDiagnostics(files(managed('acme/app'), template));
+    assert.equal(d.code, 'crossFile.renderFailed');
+    assert.equal(d.severity, 'error');
+    assert.match(d.message, /wrong type for value; expected string; got int/);
+  });
+
+  test('output that is not YAML after rendering is reported where the template produced it', () => {
+    const template = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: x{{ printf "%c%s" 10 "[" }}\n';
+    const diagnostics = templateCrossFileDiagnostics(files(managed('acme/app'), template));
+    assert.ok(diagnostics.length > 0);
+    assert.ok(diagnostics.every((d) => d.code === 'crossFile.renderFailed'));
+    assert.match(diagnostics[0].message, /After rendering, the template is not valid YAML/);
+    assert.equal(diagnostics[0].range.start.line, 4);
+  });
+
+  test('§2.2 without any authorization using it, the template is reported unused (and still rendered for an example project)', () => {
+    const diagnostics = templateCrossFileDiagnostics(files('ci_access:\n  projects:\n    - id: acme/app\n', namespaceObject('"{{ .environment.name }}"')));
+    assert.deepEqual(diagnostics.map((d) => d.code), ['crossFile.templateUnused', 'crossFile.invalidNamespace']);
+    assert.match(diagnostics[1].message, /example-group\/example-project/);
+  });
+});
+
+describe('§2.1/§2.7 resource management assumes ci_job impersonation', () => {
+  test('warned for agent and impersonate, not for ci_job', () => {
+    const agent = managed('acme/app', 'agent');
+    const [d] = configCrossFileDiagnostics(files(agent, null));
+    assert.equal(d.code, 'crossFile.resourceManagementNeedsCiJob');
+    assert.deepEqual(d.range, rangeOf(agent, 'true'));
+    assert.equal(configCrossFileDiagnostics(files(managed('acme/app', 'impersonate'), null)).length, 1);
+    assert.deepEqual(configCrossFileDiagnostics(files(managed('acme/app'), null)), []);
+  });
+
+  test('a custom template that binds no gitlab: group does not assume ci_job', () => {
+    assert.deepEqual(configCrossFileDiagnostics(files(managed('acme/app', 'agent'), namespaceObject('apps'))), []);
+    assert.equal(configCrossFileDiagnostics(files(managed('acme/app', 'agent'), DEFAULT_ENVIRONMENT_TEMPLATE)).length, 1);
+  });
+});
