@@ -51,9 +51,9 @@ interface PageGlobals {
 
 const suggestWidget = () => wb.page.locator('.editor-widget.suggest-widget.visible');
 
-/** Opens the suggest widget at the cursor (Ctrl+Space) and waits for a row whose label is `label`. */
+/** Opens the suggest widget at the cursor (Ctrl+Space) and waits until `label` is the focused row (what Enter accepts). */
 async function suggest(label: string): Promise<void> {
-  const row = suggestWidget().locator(`.monaco-list-row[aria-label^="${label.replace(/["\\]/g, '\\$&')}"]`).first();
+  const row = suggestWidget().locator(`.monaco-list-row.focused[aria-label^="${label.replace(/["\\]/g, '\\$&')}"]`).first();
   const deadline = Date.now() + 60_000;
   // Asked before the language server is ready, the widget says "No suggestions": ask again.
   for (;;) {
@@ -181,8 +181,9 @@ test('semantic tokens colour the if: expression: variables alike, operators apar
 test('completing a template variable after {{ . in an environment template (spec §2.4)', async () => {
   await wb.openFile(TEMPLATE);
   await wb.typeAt(5, 14, '{{ .');
-  await suggest('.environment.slug');
-  await wb.page.keyboard.insertText('environment.sl'); // the list narrows to the fields of .environment
+  await suggest('.agent.id'); // every variable is offered after the dot
+  await wb.page.keyboard.press('Escape');
+  await wb.page.keyboard.insertText('environment.sl'); // after `.environment.` its fields
   await suggest('slug');
   await wb.screenshot('completion-template-variable');
   await wb.page.keyboard.press('Enter');
@@ -196,4 +197,18 @@ test('completing a template variable after {{ . in an environment template (spec
   if (!(await lineText(5)).includes('}}')) await wb.typeAt(5, '      name: "{{ .environment.slug | slugify'.length + 1, '}}');
   const saved = await savedText((t) => t.includes('slugify'), TEMPLATE);
   assert.match(saved, /\n {6}name: "\{\{ \.environment\.slug \| slugify ?\}\}"\n/);
+});
+
+test('Enter after an entry’s id, then a key: it lands at the entry’s column whatever the editor’s indentation', async () => {
+  await wb.openFile(CONFIG);
+  await wb.goTo(3, '    - id: acme/shop/web'.length + 1);
+  await wb.page.keyboard.press('Enter');
+  await wb.page.keyboard.insertText('envi');
+  await suggest('environments');
+  await wb.page.keyboard.press('Enter');
+  await suggestWidget().waitFor({ state: 'hidden' });
+  await wb.page.keyboard.press('Escape');
+  assert.equal(await lineText(4), '      environments:');
+  const saved = await savedText((t) => t.includes('environments:'));
+  assert.ok(saved.includes('    - id: acme/shop/web\n      environments:\n        - production\n      protected_branches_only: true\n'), saved);
 });

@@ -56,6 +56,13 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
     assert.ok(!again('enabled') && !again('image_pull_secrets'), 'a value or a complete item is already there');
   });
 
+  test('a key typed at the dash column is inserted at the item’s column, indentation replaced', () => {
+    const { candidates, text } = completeConfig('ci_access:\n  projects:\n    - id: a\n    env‸\n');
+    const environments = candidates.find((c) => c.label === 'environments')!;
+    assert.equal(environments.filterText, 'environments');
+    assert.equal(accept(text, environments), 'ci_access:\n  projects:\n    - id: a\n      environments:\n        - production\n');
+  });
+
   test('editing an existing key replaces only its name', () => {
     const { candidates, text } = completeConfig('observability:\n  loggi‸ng:\n    level: info\n');
     assert.equal(accept(text, candidates.find((c) => c.label === 'google_profiler')!), 'observability:\n  google_profiler:\n    level: info\n');

@@ -50,6 +50,15 @@ test('context: the key on the cursor line is not an existing key; the others are
   assert.deepEqual([...(context as { existingKeys: ReadonlySet<string> }).existingKeys], ['id', 'default_namespace']);
 });
 
+test('context: a key typed at the dash column of a list of maps goes to the item’s key column', () => {
+  // After `- id: a` and Enter the editor keeps the dash's indentation.
+  const context = contextOf('ci_access:\n  projects:\n    - id: a\n    de‸\n');
+  assert.deepEqual(
+    context && { path: context.path, replace: context.replace, column: context.kind === 'key' && context.column, reindent: context.kind === 'key' && context.reindent },
+    { path: ['ci_access', 'projects', 0], replace: [35, 41], column: 6, reindent: true },
+  );
+});
+
 test('context: in an existing key the whole key is replaced, and only its name', () => {
   const context = contextOf('a:\n  lev‸el: 1');
   assert.deepEqual([context?.kind, context?.replace, (context as { keyOnly?: boolean }).keyOnly], ['key', [5, 10], true]);

@@ -13,6 +13,8 @@ export interface KeyPlace {
   readonly newItem: boolean;
   /** Only the key's name is replaced (its `:` and value are already there). */
   readonly keyOnly?: boolean;
+  /** The edit starts at the line start: the key is inserted with `column` spaces before it. */
+  readonly reindent?: boolean;
 }
 
 /** A skeleton that ends with the cursor alone on a nested line (`gitlab_workspaces_proxy:⏎  |`). */
@@ -63,7 +65,9 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
     out.push({
       label: name,
       kind: 'key',
-      insertText,
+      insertText: place.reindent ? ' '.repeat(place.column) + insertText : insertText,
+      // The editor filters on the text from the edit's start, leading spaces skipped.
+      ...(place.reindent ? { filterText: name } : {}),
       snippet: !place.keyOnly,
       replace: place.replace,
       sortText: sortKey(rank, i),

@@ -22,6 +22,7 @@ const PLACEHOLDERS: Readonly<Record<string, string>> = {
 
 /** Placeholders by the end of the value's path pattern, where the key alone says too little. */
 const PATH_PLACEHOLDERS: readonly (readonly [suffix: string, example: string])[] = [
+  ['environments[]', 'production'],
   ['objects[].apiVersion', 'v1'],
   // Template values that start with `{{` are quoted: GitLab parses the raw template as YAML (spec §2.3).
   ['objects[].metadata.name', '"{{ .environment.slug }}-{{ .project.id }}"'],

@@ -28,6 +28,8 @@ export type YamlCompletionContext =
       readonly prefix: string;
       /** The key already has its `:` (the cursor is in an existing key): only the name is replaced. */
       readonly keyOnly: boolean;
+      /** `replace` starts at the line start: the inserted key carries its indentation (`column` spaces). */
+      readonly reindent: boolean;
     }
   | {
       readonly kind: 'value';
@@ -98,7 +100,11 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
     existingKeys.add(keyText(item.key));
   }
   const keyOnly = /^\s*:/.test(text.slice(wordEnd, lineEnd));
-  return { kind: 'key', path: place.path, existingKeys, replace: [offset - word.length, wordEnd], column, newItem: dashColumn !== null, prefix: word, keyOnly };
+  if (place.keyColumn !== undefined && !keyOnly) {
+    // Replace the line's indentation too, so the key lands at its map's column.
+    return { kind: 'key', path: place.path, existingKeys, replace: [lineStart, wordEnd], column: place.keyColumn, newItem: false, prefix: word, keyOnly, reindent: true };
+  }
+  return { kind: 'key', path: place.path, existingKeys, replace: [offset - word.length, wordEnd], column, newItem: dashColumn !== null, prefix: word, keyOnly, reindent: false };
 }
 
 interface Target {
@@ -115,6 +121,11 @@ interface Place {
   readonly map: YAMLMap | null;
   /** The line is an item of a sequence whose item on this line is a plain scalar (or empty). */
   readonly itemIsScalar?: boolean;
+  /**
+   * The map's keys stand right of the cursor's column (after `- id: x` and Enter the editor keeps the
+   * dash's indentation): a key written here goes to this column instead.
+   */
+  readonly keyColumn?: number;
 }
 
 function locate(node: unknown, path: DataPath, target: Target, index: TextIndex): Place | null {
@@ -122,7 +133,7 @@ function locate(node: unknown, path: DataPath, target: Target, index: TextIndex)
     const first = node.items[0]!.key as Node | null;
     const keyColumn = first?.range ? columnOf(first.range[0], index) : 0;
     if (target.dashColumn === null && keyColumn === target.column) return { path, map: node };
-    if (keyColumn > (target.dashColumn ?? target.column)) return { path, map: node };
+    if (keyColumn > (target.dashColumn ?? target.column)) return { path, map: node, ...(target.dashColumn === null ? { keyColumn } : {}) };
     const pair = lastBefore(node.items, target.lineStart, (p) => (p.key as Node | null)?.range?.[0]);
     if (!pair) return target.dashColumn === null ? { path, map: node } : null;
     const childPath = [...path, keyText(pair.key)];
