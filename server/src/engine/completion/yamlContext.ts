@@ -76,21 +76,31 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
   if (pair && pair[2] !== undefined) {
     // `key: val|` — the value of `key` in the map at place.path (not inside a flow collection).
     if (/^[[{]/.test(pair[2])) return null;
-    const valueStart = offset - pair[2].length;
-    const rest = text.slice(offset, lineEnd);
-    const whole = pair[2] + valueTail(pair[2], rest);
-    return { kind: 'value', path: [...place.path, unquote(pair[1].trim())], prefix: pair[2], text: whole, replace: [valueStart, valueStart + whole.length], column: valueStart - lineStart, start: valueStart };
+    return valueContext(text, [...place.path, unquote(pair[1]!.trim())], pair[2], offset, lineStart, lineEnd);
   }
   if (pair) return null; // `key:|` — nothing to offer until a space is typed.
-  const word = /^[A-Za-z0-9_.-]*$/.test(content) ? content : null;
-  if (word === null) {
-    if (dashColumn === null || !place.itemIsScalar) return null;
-    // `- "val|` in a list of scalars.
-    const rest = text.slice(offset, lineEnd);
-    const whole = content + valueTail(content, rest);
-    const start = offset - content.length;
-    return { kind: 'value', path: place.path, prefix: content, text: whole, replace: [start, start + whole.length], column, start };
+  if (!/^[A-Za-z0-9_.-]*$/.test(content)) {
+    // `- "val|` in a list of scalars; anything else that is not a bare word has nothing to complete.
+    return dashColumn !== null && place.itemIsScalar ? valueContext(text, place.path, content, offset, lineStart, lineEnd) : null;
   }
+  return keyContext(text, place, content, { offset, lineStart, lineEnd, column, dashColumn });
+}
+
+/** The value being written: `prefix` is its text before the cursor, the rest of it is read from the line. */
+function valueContext(text: string, path: DataPath, prefix: string, offset: number, lineStart: number, lineEnd: number): YamlCompletionContext {
+  const start = offset - prefix.length;
+  const whole = prefix + valueTail(prefix, text.slice(offset, lineEnd));
+  return { kind: 'value', path, prefix, text: whole, replace: [start, start + whole.length], column: start - lineStart, start };
+}
+
+/** A key (or a list item's first key) being written as `word`, in the map `place` found. */
+function keyContext(
+  text: string,
+  place: Place,
+  word: string,
+  at: { offset: number; lineStart: number; lineEnd: number; column: number; dashColumn: number | null },
+): YamlCompletionContext {
+  const { offset, lineStart, lineEnd } = at;
   const wordEnd = offset + (/^[A-Za-z0-9_-]*/.exec(text.slice(offset, lineEnd))?.[0].length ?? 0);
   const existingKeys = new Set<string>();
   for (const item of place.map?.items ?? []) {
@@ -100,11 +110,12 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
     existingKeys.add(keyText(item.key));
   }
   const keyOnly = /^\s*:/.test(text.slice(wordEnd, lineEnd));
+  const common = { kind: 'key' as const, path: place.path, existingKeys, prefix: word, keyOnly };
   if (place.keyColumn !== undefined && !keyOnly) {
     // Replace the line's indentation too, so the key lands at its map's column.
-    return { kind: 'key', path: place.path, existingKeys, replace: [lineStart, wordEnd], column: place.keyColumn, newItem: false, prefix: word, keyOnly, reindent: true };
+    return { ...common, replace: [lineStart, wordEnd], column: place.keyColumn, newItem: false, reindent: true };
   }
-  return { kind: 'key', path: place.path, existingKeys, replace: [offset - word.length, wordEnd], column, newItem: dashColumn !== null, prefix: word, keyOnly, reindent: false };
+  return { ...common, replace: [offset - word.length, wordEnd], column: at.column, newItem: at.dashColumn !== null, reindent: false };
 }
 
 interface Target {
