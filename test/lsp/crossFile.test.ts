@@ -2,7 +2,7 @@
 // §2.7, §4.1): editing one file updates the other file's diagnostics without touching it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { CodeAction, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
@@ -62,8 +62,13 @@ describe('LSP over stdio: config and template checked together', () => {
     const warned = await back;
     assert.match(warned.diagnostics.find((d) => d.code === NEEDS_CI_JOB)!.message, /environment_templates\/default\.yaml grants rights/);
 
-    const fixed = await client.change(configUri, config.replace('      resource_management', '      access_as:\n        ci_job: {}\n      resource_management'));
-    assert.deepEqual(fixed.diagnostics.filter((d) => d.code === NEEDS_CI_JOB), []);
+    // The quick fix sets access_as to ci_job.
+    const diagnostic = warned.diagnostics.find((d) => d.code === NEEDS_CI_JOB)!;
+    const [fix] = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: configUri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    assert.equal(fix.title, 'Set access_as to ci_job');
+    const edit = fix.edit!.changes![configUri][0];
+    const fixed = await client.edit(configUri, edit.range, edit.newText);
+    assert.deepEqual(fixed.diagnostics, []);
   });
 
   test('§4.1 a template namespace invalid for some scenario warns at the template line; fixing the project id in config.yaml clears it', async () => {

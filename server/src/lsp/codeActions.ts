@@ -1,4 +1,4 @@
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Connection, type Diagnostic } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Connection, type Diagnostic, type Range } from 'vscode-languageserver';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 
 /**
@@ -22,16 +22,21 @@ export class CodeActionsFeature {
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
           isPreferred: true,
-          edit: { changes: { [uri]: [{ range: diagnostic.range, newText: fix.newText }] } },
+          edit: { changes: { [uri]: [{ range: fix.range ?? diagnostic.range, newText: fix.newText }] } },
         },
       ];
     });
   }
 }
 
-function quickFix(diagnostic: Diagnostic): { title: string; newText: string } | null {
+function quickFix(diagnostic: Diagnostic): { title: string; newText: string; range?: Range } | null {
   const data = (diagnostic.data ?? {}) as Record<string, unknown>;
   switch (diagnostic.code) {
+    case 'crossFile.resourceManagementNeedsCiJob': {
+      // The engine computed an edit elsewhere in the entry (the access_as key).
+      const edit = data.edit as { range: Range; newText: string } | undefined;
+      return edit ? { title: 'Set access_as to ci_job', newText: edit.newText, range: edit.range } : null;
+    }
     case 'expr.missingDollar':
     case 'expr.bracedVariable':
     case 'expr.unknownVariable':

@@ -81,6 +81,28 @@ describe('§2.1/§2.7 resource management assumes ci_job impersonation', () => {
     assert.deepEqual(configCrossFileDiagnostics(files(managed('acme/app'), null)), []);
   });
 
+  test('the fix sets access_as to ci_job in every shape of entry, leaving valid YAML and no warning', () => {
+    const apply = (text: string, edit: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }) => {
+      const index = parseYaml(text).index;
+      return text.slice(0, index.offsetAt(edit.range.start)) + edit.newText + text.slice(index.offsetAt(edit.range.end));
+    };
+    const shapes = [
+      'ci_access:\n  projects:\n    - id: acme/app\n      resource_management:\n        enabled: true\n',
+      'ci_access:\n  projects:\n    - resource_management:\n        enabled: true\n      id: acme/app\n',
+      'ci_access:\n  projects:\n    - {id: acme/app, resource_management: {enabled: true}}\n',
+      'ci_access:\n  groups:\n    - id: acme\n      access_as:\n        impersonate:\n          username: deployer\n      resource_management: {enabled: true}\n',
+      'ci_access:\n  instance:\n    access_as: {agent: {}}\n    resource_management: {enabled: true}\n',
+    ];
+    for (const text of shapes) {
+      const [d] = configCrossFileDiagnostics(files(text, null));
+      assert.ok(d, text);
+      const fixed = apply(text, d.data?.edit as Parameters<typeof apply>[1]);
+      const parsed = parseYaml(fixed);
+      assert.deepEqual(parsed.diagnostics, [], fixed);
+      assert.deepEqual(configCrossFileDiagnostics(files(fixed, null)), [], fixed);
+    }
+  });
+
   test('a custom template that binds no gitlab: group does not assume ci_job', () => {
     assert.deepEqual(configCrossFileDiagnostics(files(managed('acme/app', 'agent'), namespaceObject('apps'))), []);
     assert.equal(configCrossFileDiagnostics(files(managed('acme/app', 'agent'), DEFAULT_ENVIRONMENT_TEMPLATE)).length, 1);

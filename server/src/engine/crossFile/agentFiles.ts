@@ -57,6 +57,7 @@ export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[
     const span = nodeSpan(nodeAtPath(config.doc, [...entry.path, 'resource_management', 'enabled'])?.node);
     if (!span) continue;
     const template = files.templateText === null ? "GitLab's built-in default template (there is no environment_templates/default.yaml)" : 'environment_templates/default.yaml';
+    const fix = ciJobEdit(config, entry.path);
     out.push({
       range: config.index.range(span[0], span[1]),
       severity: 'warning',
@@ -64,9 +65,33 @@ export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[
       message:
         `Resource management is on for ${entry.id ?? 'the instance'}, but its access_as is ${entry.accessAs}. ${template} grants rights to the CI job's groups (gitlab:project_env:…), ` +
         'which only `access_as: ci_job` gives the job (spec §2.1, §2.7): the job could not use the namespace created for it. Set `access_as: {ci_job: {}}`.',
+      ...(fix ? { data: { edit: fix } } : {}),
     });
   }
   return out;
+}
+
+/**
+ * The edit that makes an entry `access_as: {ci_job: {}}`: the existing `access_as` value replaced
+ * (block or flow), or the key inserted just before `resource_management` at its column, so block and
+ * flow entries alike stay valid YAML.
+ */
+function ciJobEdit(config: ParsedYaml, entryPath: readonly (string | number)[]): { range: Range; newText: string } | null {
+  const doc = config.doc!;
+  const existing = nodeAtPath(doc, [...entryPath, 'access_as']);
+  const value = nodeSpan(existing?.node);
+  if (existing && value) {
+    const block = isMap(existing.node) && !existing.node.flow;
+    // A block mapping's span runs into the next line's indentation: keep that.
+    const end = value[0] + config.text.slice(value[0], value[1]).trimEnd().length;
+    return { range: config.index.range(value[0], end), newText: block ? 'ci_job: {}' : '{ci_job: {}}' };
+  }
+  const key = nodeSpan(nodeAtPath(doc, [...entryPath, 'resource_management'])?.pair?.key);
+  const entry = nodeAtPath(doc, entryPath)?.node;
+  if (!key || !isMap(entry)) return null;
+  const column = config.index.positionAt(key[0]).character;
+  const newText = entry.flow ? 'access_as: {ci_job: {}}, ' : `access_as: {ci_job: {}}\n${' '.repeat(column)}`;
+  return { range: config.index.range(key[0], key[0]), newText };
 }
 
 /**
