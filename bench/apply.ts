@@ -13,7 +13,7 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { prepareEnvironment, type PreparedEnvironment } from '../server/src/cluster/apply/environment';
 import { executeApply } from '../server/src/cluster/apply/execute';
-import { planApply } from '../server/src/cluster/apply/plan';
+import { isNoop, planApply } from '../server/src/cluster/apply/plan';
 import { executeDestroy } from '../server/src/cluster/destroy/execute';
 import { planDestroy } from '../server/src/cluster/destroy/plan';
 import { describeOutcome, type ClusterOutcome } from '../server/src/cluster/kube/outcome';
@@ -101,7 +101,8 @@ async function oursApply(c: ClusterCoordinates, env: PreparedEnvironment): Promi
     const start = performance.now();
     const plan = expectOk(await planApply(session, env));
     const planned = performance.now();
-    expectOk(await executeApply(session, plan));
+    // As the CLI and the editor do: an unchanged environment is not applied again.
+    if (!isNoop(plan)) expectOk(await executeApply(session, plan));
     const counts = session.requests.snapshot();
     return { ms: performance.now() - start, planMs: planned - start, requests: counts.total, counts };
   } finally {
@@ -171,11 +172,15 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`${'objects'.padStart(7)} | ${'ours apply'.padStart(10)} ${'(plan)'.padStart(8)} | ${'kubectl SSA'.padStart(11)} | ${'ratio'.padStart(5)} ${'exec ratio'.padStart(10)} | ${'req ours'.padStart(8)} ${'req kubectl'.padStart(11)} || ${'ours delete'.padStart(11)} | ${'kubectl delete'.padStart(14)} | ${'ratio'.padStart(5)} | ${'req ours'.padStart(8)} ${'req kubectl'.padStart(11)}`);
     for (const count of SIZES) {
-      const rows = { oursApply: [] as number[], plan: [] as number[], kApply: [] as number[], oursDelete: [] as number[], kDelete: [] as number[], rqOA: 0, rqKA: 0, rqOD: 0, rqKD: 0, detailApply: '', detailDelete: '' };
+      const rows = { oursApply: [] as number[], plan: [] as number[], kApply: [] as number[], oursDelete: [] as number[], kDelete: [] as number[], oursAgain: [] as number[], kAgain: [] as number[], rqOA: 0, rqKA: 0, rqOD: 0, rqKD: 0, rqOR: 0, rqKR: 0, detailApply: '', detailDelete: '', detailAgain: '' };
       for (let i = 0; i < REPETITIONS; i++) {
         const ours = prepare(count, agentNamespace);
         const a = await oursApply(c, ours);
+        const again = await oursApply(c, ours);
         const d = await oursDelete(c, ours);
+        rows.oursAgain.push(again.ms);
+        rows.rqOR = again.requests;
+        rows.detailAgain = `reads ${again.counts.reads}, dry-runs ${again.counts.dryRuns}, writes ${again.counts.writes}`;
         rows.oursApply.push(a.ms);
         rows.plan.push(a.planMs);
         rows.oursDelete.push(d.ms);
@@ -193,7 +198,10 @@ async function main(): Promise<void> {
         // Same order as ours deletes: namespace last.
         writeFileSync(deleteFile, [...theirs.objects].reverse().map((o) => `---\n${stringify(o.manifest)}`).join(''));
         const ka = await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', applyFile]);
+        const kr = await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', applyFile]);
         const kd = await kubectl(c, cacheDir, ['delete', '--wait=true', '-f', deleteFile]);
+        rows.kAgain.push(kr.ms);
+        rows.rqKR = kr.requests;
         rows.kApply.push(ka.ms);
         rows.kDelete.push(kd.ms);
         rows.rqKA = ka.requests;
@@ -203,7 +211,9 @@ async function main(): Promise<void> {
       console.log(
         `${pad(count, 7)} | ${pad(`${oa.toFixed(0)} ms`, 10)} ${pad(`(${pl.toFixed(0)})`, 8)} | ${pad(`${ka.toFixed(0)} ms`, 11)} | ${pad(`${(oa / ka).toFixed(2)}×`, 5)} ${pad(`${((oa - pl) / ka).toFixed(2)}×`, 10)} | ${pad(rows.rqOA, 8)} ${pad(rows.rqKA, 11)} || ${pad(`${od.toFixed(0)} ms`, 11)} | ${pad(`${kd.toFixed(0)} ms`, 14)} | ${pad(`${(od / kd).toFixed(2)}×`, 5)} | ${pad(rows.rqOD, 8)} ${pad(rows.rqKD, 11)}`,
       );
-      console.log(`        ours apply requests: ${rows.detailApply}; ours delete requests: ${rows.detailDelete}`);
+      const [or, kr] = [rows.oursAgain, rows.kAgain].map(median);
+      console.log(`        re-apply unchanged: ours ${or.toFixed(0)} ms vs kubectl ${kr.toFixed(0)} ms (${(or / kr).toFixed(2)}×), requests ${rows.rqOR} vs ${rows.rqKR}`);
+      console.log(`        ours requests: apply ${rows.detailApply}; re-apply ${rows.detailAgain}; delete ${rows.detailDelete}`);
     }
     console.log('');
     console.log('ratio = ours / kubectl (below 1 = ours faster); exec ratio = ours without the plan step / kubectl.');
