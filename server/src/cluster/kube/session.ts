@@ -13,6 +13,8 @@ import { RequestCounter } from './requests';
 /** The field manager of every server-side apply this tool makes (fixed, so re-applies own the same fields). */
 export const FIELD_MANAGER = 'gitlab-agent-config';
 
+const IDLE_SOCKET_TIMEOUT_MS = 30_000;
+
 /** One context of the kubeconfig. */
 export interface ContextInfo {
   readonly name: string;
@@ -82,7 +84,9 @@ class SessionKubeConfig extends KubeConfig {
   private shareAgent<A extends object>(agent: A): A | https.Agent {
     // Proxy agents and plain-HTTP agents are left as they are.
     if (!(agent instanceof https.Agent) || agent.constructor !== https.Agent) return agent;
-    this.sharedAgent ??= new https.Agent({ ...(agent as https.Agent).options, keepAlive: true });
+    // Idle sockets are closed after 30 s, well before kube-apiserver drops idle connections (90 s),
+    // so a request never goes out on a socket the server is closing.
+    this.sharedAgent ??= new https.Agent({ ...(agent as https.Agent).options, keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS });
     return this.sharedAgent;
   }
 
