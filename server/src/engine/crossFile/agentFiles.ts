@@ -116,6 +116,7 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
     });
   }
   const findings = new Findings();
+  const checkedOutputs = new Map<string, NamespaceProblem[] | 'unreadable'>();
   for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
     for (const job of files.scenarios) {
       if (!job.environmentName) continue; // GitLab renders templates only for jobs with an environment (spec §2.2)
@@ -129,7 +130,9 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
         if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
         continue;
       }
-      const problems = namespaceProblems(rendered.text, rendered.segments, index);
+      // Most templates render the same text for many projects: parse each distinct output once.
+      let problems = checkedOutputs.get(rendered.text);
+      if (!problems) checkedOutputs.set(rendered.text, (problems = namespaceProblems(rendered.text, rendered.segments, index)));
       if (problems === 'unreadable') {
         // The rendered text is not YAML (a value that renders with `: ` or a quote, say): GitLab's
         // flow says where, mapped back to the template (renderTemplate.ts).
