@@ -24,6 +24,10 @@ const TEXT = `ci_access:
         - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
           namespace: web-$CI_ENVIRONMENT_SLUG
 
+  groups:
+    - id: acme/platform
+      resource_management:
+        enabled: true
 `;
 
 let wb: Workbench;
@@ -211,4 +215,20 @@ test('Enter after an entry’s id, then a key: it lands at the entry’s column 
   assert.equal(await lineText(4), '      environments:');
   const saved = await savedText((t) => t.includes('environments:'));
   assert.ok(saved.includes('    - id: acme/shop/web\n      environments:\n        - production\n      protected_branches_only: true\n'), saved);
+});
+
+test('resource_management links to the agent’s environment template; Ctrl+click opens it', async () => {
+  await wb.openFile(CONFIG);
+  const link = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines .detected-link', { hasText: 'resource_management' }).first();
+  await link.waitFor({ state: 'visible', timeout: 30_000 });
+  const saved = await savedText(() => true);
+  const line = saved.split('\n').findIndex((l) => l.includes('resource_management:')) + 1;
+  const hover = await wb.hoverAt(line, 9, 30_000);
+  await wb.screenshot('document-link-resource-management');
+  assert.match(hover, /Open environment_templates\/default\.yaml/);
+  await wb.page.keyboard.press('Escape');
+  await wb.page.keyboard.down('Control');
+  await link.click();
+  await wb.page.keyboard.up('Control');
+  await wb.page.locator('.tab.active[aria-label^="default.yaml"]').first().waitFor({ timeout: 30_000 });
 });
