@@ -5,14 +5,16 @@
  * inventory tracked but the payload no longer has, then record exactly what remains.
  *
  * Applying an inventory with no objects (Rails' termination payload, spec §5.6) therefore deletes
- * every object it tracked: that is how a workspace's objects are deleted.
+ * every object it tracked: that is how a workspace's objects are deleted. A pruned object that
+ * finalizers still hold stays in the inventory until it is gone, so that "the inventory's data is
+ * not empty" keeps meaning "objects are still present" (seed 001's test for Terminating).
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { readInventory, writeInventory, type InventoryRef } from '../inventory/index';
 import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../inventory/configMap';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { withPreferredVersion } from '../kube/discovery';
-import { refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
+import { headerOf, refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import type { InventoryGroup, ManifestObject } from './configToApply';
@@ -124,7 +126,7 @@ async function pruneOne(session: ClusterSession, entry: InventoryRef, inventoryI
   const ref = full.value;
   if (!ref) return ok({ type: 'gone' }); // the cluster does not even serve its kind any more
   if (options.signal?.aborted) return cancelled(ref);
-  const header = { apiVersion: ref.group ? `${ref.group}/${ref.version}` : ref.version, kind: ref.kind, metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) } };
+  const header = headerOf(ref);
   let live: KubernetesObject;
   try {
     live = await session.objects.read(header);
