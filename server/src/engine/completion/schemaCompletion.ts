@@ -102,7 +102,7 @@ export interface ValuePlace {
 export function valueCandidates(schema: SchemaNode, place: ValuePlace): CompletionCandidate[] {
   const type = [schema.type].flat();
   const values: unknown[] = Array.isArray(schema.enum) ? enumNames(schema.enum) : type.includes('boolean') ? [true, false] : schema.default !== undefined && typeof schema.default !== 'object' && schema.default !== '' ? [schema.default] : [];
-  const fallback = type.includes('boolean') && schema.default === undefined ? undefined : (schema.default ?? documentedDefault(schema));
+  const fallback = type.includes('boolean') && schema.default === undefined ? undefined : schema.default;
   const descriptions = (schema.markdownEnumDescriptions ?? schema.enumDescriptions) as string[] | undefined;
   return values.map((value, i) => {
     const isDefault = fallback !== undefined && value === fallback;
@@ -122,13 +122,3 @@ export function valueCandidates(schema: SchemaNode, place: ValuePlace): Completi
   });
 }
 
-/** A default the schema states only in its documentation (``Default: `"on_stop"`.``), as GitLab's own default. */
-function documentedDefault(schema: SchemaNode): unknown {
-  const match = /Default: `([^`]+)`/.exec(String(schema.markdownDescription ?? schema.description ?? ''));
-  if (!match) return undefined;
-  try {
-    return JSON.parse(match[1]!);
-  } catch {
-    return undefined;
-  }
-}
