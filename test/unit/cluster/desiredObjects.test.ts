@@ -94,6 +94,12 @@ test('refusals: unsupported kind, missing namespace, namespace on a Namespace, d
   );
 });
 
+test('labels and annotations that are not strings are refused, not dropped', () => {
+  const { objects, problems } = desiredObjects([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', labels: { tier: 1, ok: 'x' }, annotations: { flag: true } } }], meta);
+  assert.deepEqual(objects, []);
+  assert.deepEqual(problems.map((p) => p.message), [`core/v1/Namespace 'n': label "tier" is a number; annotation "flag" is a boolean (Kubernetes takes only strings; quote the value in the template)`]);
+});
+
 test('prepareEnvironment: built-in default template when there is no default.yaml; inventory named after the environment', () => {
   const result = prepareEnvironment({
     scenario: { projectPath: 'acme/shop', projectId: 42, environmentName: 'review/feature-x', ref: 'main', defaultBranch: 'main' },

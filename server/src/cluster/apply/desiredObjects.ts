@@ -41,6 +41,15 @@ export interface ManagedMetadata {
   readonly inventoryId: string;
 }
 
+/** `label "a" is a number` for every non-string value of a labels/annotations mapping. */
+function nonStringEntries(value: unknown, what: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!isRecord(value)) return [`metadata.${what}s must be a mapping`];
+  return Object.entries(value)
+    .filter(([, v]) => typeof v !== 'string')
+    .map(([k, v]) => `${what} "${k}" is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : `a ${typeof v}`}`);
+}
+
 function stringMap(value: unknown): Record<string, string> {
   return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
 }
@@ -111,8 +120,13 @@ export function desiredObjects(rendered: readonly unknown[], meta: ManagedMetada
       problems.push({ index, ref, message: `${formatRef(ref)} appears twice (objects[${earlier}] and ${at})` });
       return;
     }
-    seen.set(key, index);
     const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
+    const notText = nonStringEntries(metadata.labels, 'label').concat(nonStringEntries(metadata.annotations, 'annotation'));
+    if (notText.length > 0) {
+      problems.push({ index, ref, message: `${formatRef(ref)}: ${notText.join('; ')} (Kubernetes takes only strings; quote the value in the template)` });
+      return;
+    }
+    seen.set(key, index);
     objects.push({
       ref,
       tier: supported.tier,
