@@ -29,7 +29,6 @@ export const ENVIRONMENT_VALUES = [
   'pipeline-id',
   'job-id',
   'gitlab-url',
-  'ref',
 ];
 
 export const ENVIRONMENT_USAGE = `[<environment_templates/default.yaml>] --project <full/path> --project-id <id> --environment <name> --agent-id <id>
@@ -86,7 +85,7 @@ export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<
       ...(tier ? { environmentTier: tier as EnvironmentTier } : {}),
       ...(args.values['environment-url'] ? { environmentUrl: args.values['environment-url'] } : {}),
       ...(args.values.user ? { userLogin: args.values.user } : {}),
-      ref: args.values.ref ?? 'main',
+      ref: 'main',
       defaultBranch: 'main',
     },
     ids: {
