@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { finalizeDiagnostics } from '../engine/config/validateAgentConfig';
 import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from '../engine/crossFile/agentFiles';
 import type { EngineDiagnostic } from '../engine/diagnostics';
 import type { FileKind } from '../engine/files';
-import { validateEnvironmentTemplate } from '../engine/template/diagnostics/validateEnvironmentTemplate';
+import { isRenderable, validateEnvironmentTemplate } from '../engine/template/diagnostics/validateEnvironmentTemplate';
 import type { ServerSettings } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import { activeScenarios } from './simulationContext';
@@ -31,10 +32,10 @@ export class AgentFileLinks {
   /** Diagnostics of an environment template: its own checks plus those against config.yaml. */
   templateDiagnostics(document: TextDocument, file: Extract<FileKind, { kind: 'environmentTemplate' }>, settings: ServerSettings): EngineDiagnostic[] {
     const own = validateEnvironmentTemplate(document.getText(), { templateName: file.templateName });
-    if (file.templateName !== 'default' || own.some((d) => d.severity === 'error')) return own;
+    if (file.templateName !== 'default' || !isRenderable(own)) return own;
     const configText = this.sibling(document.uri, CONFIG_NAMES, '../');
     const config = configText === null ? null : this.parsedSibling(configText);
-    return [...own, ...templateCrossFileDiagnostics(this.files(config, document.getText(), file.agentName, settings))];
+    return finalizeDiagnostics([...own, ...templateCrossFileDiagnostics(this.files(config, document.getText(), file.agentName, settings))]);
   }
 
   /** The cross-file diagnostics of config.yaml (its own checks run elsewhere). */

@@ -25,7 +25,7 @@ describe('agentcfg validate: environment templates and the config/template pair'
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('a directory: every template problem and the cross-file warnings, in compiler format', () => {
+  test('a directory: every template problem and the cross-file warnings (an unknown variable does not stop rendering), in compiler format', () => {
     const { code, stdout } = agentcfg('validate', dir);
     assert.equal(code, 1, stdout);
     const lines = stdout.trim().split('\n').map((l) => l.slice(dir.length + 1));
@@ -33,6 +33,7 @@ describe('agentcfg validate: environment templates and the config/template pair'
       lines.map((l) => /^(.*?):(\d+):(\d+): (\w+): .*\[(.+)\]$/.exec(l)!.slice(1).join(' ')),
       [
         '.gitlab/agents/bare/config.yaml 5 18 warning crossFile.resourceManagementNeedsCiJob',
+        '.gitlab/agents/shop/environment_templates/default.yaml 5 13 warning crossFile.invalidNamespace',
         '.gitlab/agents/shop/environment_templates/default.yaml 7 20 error template.unknownVariable',
         '.gitlab/agents/shop/environment_templates/review.yaml 1 1 warning template.ignoredFile',
         '.gitlab/agents/shop/environment_templates/review.yaml 5 13 error template.unquotedAction',

@@ -1,11 +1,11 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isCompatibilityTarget, type CompatibilityTarget } from '../../engine/config/compatibilityTarget';
-import { validateAgentConfig } from '../../engine/config/validateAgentConfig';
+import { finalizeDiagnostics, validateAgentConfig } from '../../engine/config/validateAgentConfig';
 import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { classifyPath } from '../../engine/files';
 import { agentFilesOnDisk } from '../../engine/crossFile/agentFilesOnDisk';
-import { validateEnvironmentTemplate } from '../../engine/template/diagnostics/validateEnvironmentTemplate';
+import { isRenderable, validateEnvironmentTemplate } from '../../engine/template/diagnostics/validateEnvironmentTemplate';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
 
@@ -54,12 +54,12 @@ async function validateFile(file: string, target: CompatibilityTarget, io: CliIo
   // Templates and configs are also checked against their sibling file (engine/crossFile), with the preset scenarios.
   if (kind.kind === 'environmentTemplate') {
     const own = validateEnvironmentTemplate(text, { templateName: kind.templateName });
-    const together = kind.templateName === 'default' && !own.some((d) => d.severity === 'error') ? (await agentFilesOnDisk(absolute, kind.agentName)).templateDiagnostics(text) : [];
-    return { file, diagnostics: [...own, ...together] };
+    const together = kind.templateName === 'default' && isRenderable(own) ? (await agentFilesOnDisk(absolute, kind.agentName)).templateDiagnostics(text) : [];
+    return { file, diagnostics: finalizeDiagnostics([...own, ...together]) };
   }
   if (kind.kind !== 'agentConfig') return { file, diagnostics: validateAgentConfig(text, { target }) };
   const together = (await agentFilesOnDisk(absolute, kind.agentName)).configDiagnostics(text);
-  return { file, diagnostics: [...validateAgentConfig(text, { target, agentName: kind.agentName }), ...together] };
+  return { file, diagnostics: finalizeDiagnostics([...validateAgentConfig(text, { target, agentName: kind.agentName }), ...together]) };
 }
 
 /** Files are taken as given; directories are searched for agent configurations and templates. */

@@ -62,3 +62,12 @@ function templateSchemaWording(d: EngineDiagnostic): EngineDiagnostic {
   if (d.code !== 'schema.unknownKey') return d;
   return { ...d, severity: 'warning', message: `${d.message} GitLab reads only these keys of a template; this one has no effect.` };
 }
+
+/**
+ * Whether rendering the template says anything more: not when the raw YAML is broken or the Go
+ * template does not parse (GitLab stops there, and those are reported already). Unknown variables
+ * do not stop it: GitLab renders them as "<no value>".
+ */
+export function isRenderable(own: readonly EngineDiagnostic[]): boolean {
+  return !own.some((d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code === 'template.unquotedAction' || d.code === 'template.syntax'));
+}
