@@ -65,7 +65,9 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.Outp
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
-    synchronize: { configurationSection: CLIENT_ID },
+    // Agent configs and default templates changed on disk (git checkout, another tool) re-check
+    // their open sibling: the two are validated together.
+    synchronize: { configurationSection: CLIENT_ID, fileEvents: vscode.workspace.createFileSystemWatcher('**/.gitlab/agents/*/{config,environment_templates/default}.{yaml,yml}') },
     // Cluster commands are refused unless the workspace is trusted (read again on restart).
     initializationOptions: () => clusterInitializationOptions(),
   };

@@ -1,6 +1,9 @@
 // config.yaml and environment_templates/default.yaml validated together over stdio (spec §2.1,
 // §2.7, §4.1): editing one file updates the other file's diagnostics without touching it.
 import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { CodeAction, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
@@ -88,6 +91,24 @@ describe('LSP over stdio: config and template checked together', () => {
     const cleared = client.nextDiagnostics(templateUri, lacks(INVALID_NAMESPACE));
     await client.change(configUri, config.replace('My_App', 'my-app'));
     await cleared;
+  });
+
+  test('a template only on disk counts too, and a change on disk (didChangeWatchedFiles) re-checks the open config', async () => {
+    const configUri = agentConfigUri('xf-disk');
+    const templatePath = fileURLToPath(agentConfigUri('xf-disk', 'environment_templates/default.yaml'));
+    mkdirSync(path.dirname(templatePath), { recursive: true });
+    writeFileSync(templatePath, BINDING_TEMPLATE);
+    try {
+      const opened = await client.open(configUri, 'ci_access:\n  projects:\n    - id: acme/app\n      resource_management:\n        enabled: true\n');
+      assert.match(opened.diagnostics.find((d) => d.code === NEEDS_CI_JOB)?.message ?? '', /environment_templates\/default\.yaml grants rights/);
+
+      writeFileSync(templatePath, BINDING_TEMPLATE.replace('kind: Group', 'kind: User').replace('"gitlab:project_env:{{ .project.id }}:{{ .environment.slug }}"', 'deployer'));
+      const updated = client.nextDiagnostics(configUri, lacks(NEEDS_CI_JOB));
+      await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(templatePath).href, type: 2 }] });
+      await updated;
+    } finally {
+      rmSync(path.dirname(path.dirname(templatePath)), { recursive: true, force: true });
+    }
   });
 
   test('§2.2 a template no authorization uses says so (information)', async () => {

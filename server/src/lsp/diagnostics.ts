@@ -37,6 +37,9 @@ export class DiagnosticsFeature {
     // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.
     documents.onDidChangeContent((e) => this.scheduleDependents(e.document.uri));
     documents.onDidClose((e) => this.scheduleDependents(e.document.uri));
+    connection.onDidChangeWatchedFiles((e) => {
+      for (const change of e.changes) this.scheduleDependents(change.uri);
+    });
     documents.onDidChangeContent((e) => this.schedule(e.document));
     documents.onDidClose((e) => {
       clearTimeout(this.timers.get(e.document.uri));
