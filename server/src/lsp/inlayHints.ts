@@ -1,4 +1,4 @@
-import { InlayHintKind, type Connection, type InlayHint } from 'vscode-languageserver';
+import { InlayHintKind, type Connection, type InlayHint, type Range } from 'vscode-languageserver';
 import { namespaceSources } from '../engine/access/model';
 import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
 import { findVariableReferences } from '../engine/vars/expand';
@@ -15,10 +15,11 @@ export class InlayHintsFeature {
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
   ) {
-    connection.languages.inlayHint.on((params) => this.hints(params.textDocument.uri));
+    connection.languages.inlayHint.on((params) => this.hints(params.textDocument.uri, params.range));
   }
 
-  private async hints(uri: string): Promise<InlayHint[]> {
+  /** Hints for the entries in `range` (the visible part): only those entries are simulated. */
+  private async hints(uri: string, range: Range): Promise<InlayHint[]> {
     const config = this.models.agentConfig(uri);
     if (!config || config.parsed.hasSyntaxErrors) return [];
     const { document, doc } = config;
@@ -27,6 +28,8 @@ export class InlayHintsFeature {
     for (const entry of simulation.entries) {
       // Without rules default_namespace is used literally: nothing to resolve.
       if (!entry.entry.rules) continue;
+      const entrySpan = nodeSpan(nodeAtPath(doc, entry.entry.path)?.node);
+      if (!entrySpan || document.positionAt(entrySpan[1]).line < range.start.line || document.positionAt(entrySpan[0]).line > range.end.line) continue;
       for (const target of namespaceSources(entry.entry)) {
         if (!findVariableReferences(target.template).length) continue;
         const span = nodeSpan(nodeAtPath(doc, target.path)?.node);

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { idsOfConfig, indexIds, type KnownIds } from '../engine/completion';
+import { MAX_CONFIG_BYTES } from '../engine/config/semanticChecks';
 import { parseYaml } from '../engine/config/yamlDocument';
 import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
@@ -81,6 +82,9 @@ export class WorkspaceIds {
             const uri = pathToFileURL(file).href;
             const info = await stat(file).catch(() => null);
             if (!info?.isFile()) continue;
+            // GitLab refuses configs over 128 KiB (spec §1.1), so their ids authorize nothing; skipping
+            // them also spares a whole-file parse of a generated file at start-up (open ones still count).
+            if (info.size > MAX_CONFIG_BYTES) continue;
             found.add(uri);
             if (this.onDisk.get(uri)?.mtimeMs === info.mtimeMs) continue;
             const text = await readFile(file, 'utf8').catch(() => null);
