@@ -50,6 +50,7 @@ test('workspace: usage errors exit 2', () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--timeout needs a duration such as 90s/);
   assert.match(agentcfg('workspace', 'list', '--format', 'yaml').stderr, /--format must be text or json/);
+  assert.match(agentcfg('workspace', 'list', '--agent-id', '7,x=y').stderr, /--agent-id must be the agent's numeric id/);
 });
 
 test('workspace: an unknown context is a clear failure naming the contexts', () => {

@@ -103,10 +103,13 @@ async function terminate(args: ParsedArgs, io: CliIo): Promise<number> {
 
 async function list(args: ParsedArgs, io: CliIo): Promise<number> {
   const format = outputFormat(args);
+  const agentId = args.values['agent-id'];
+  // It becomes a label selector: only an agent id (digits) may go there.
+  if (agentId !== undefined && !/^\d+$/.test(agentId)) throw new UsageError(`--agent-id must be the agent's numeric id, got "${agentId}"`);
   const opened = cliSession(args, io);
   if (isFailure(opened)) return printFailure(io, format, opened);
   try {
-    const result = await listWorkspaces(opened.value, { agentId: args.values['agent-id'], sharedNamespace: args.values['shared-namespace'] });
+    const result = await listWorkspaces(opened.value, { agentId, sharedNamespace: args.values['shared-namespace'] });
     if (isFailure(result)) return printFailure(io, format, result);
     if (format === 'json') io.out(JSON.stringify({ ok: true, workspaces: result.value }) + '\n');
     else if (result.value.length === 0) io.out('No workspaces found.\n');
