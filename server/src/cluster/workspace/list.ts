@@ -44,8 +44,10 @@ export function summarizeWorkspace(deployment: V1Deployment): WorkspaceSummary {
 
 /** Lists the workspaces, sorted by namespace and name. */
 export async function listWorkspaces(session: ClusterSession, options: ListWorkspacesOptions = {}): Promise<ClusterOutcome<WorkspaceSummary[]>> {
+  const agentId = options.agentId === undefined ? '' : String(options.agentId);
+  if (agentId !== '' && !/^\d+$/.test(agentId)) return { type: 'invalid', causes: [], message: `an agent id is a number, not "${agentId}"` };
   const apps = session.kubeConfig.makeApiClient(AppsV1Api);
-  const labelSelector = options.agentId !== undefined && options.agentId !== '' ? `${AGENT_ID_LABEL}=${options.agentId}` : AGENT_ID_LABEL;
+  const labelSelector = agentId !== '' ? `${AGENT_ID_LABEL}=${agentId}` : AGENT_ID_LABEL;
   try {
     const list = options.sharedNamespace
       ? await apps.listNamespacedDeployment({ namespace: options.sharedNamespace, labelSelector })
