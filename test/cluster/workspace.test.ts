@@ -91,6 +91,23 @@ async function namespaceExists(kc: KubeConfig, name: string): Promise<boolean> {
 }
 
 /**
+ * Records every namespace call a session's core API makes (read, create, delete, list), passing
+ * each through: shared mode must make none (seed 001: no namespace permission needed).
+ */
+function spyNamespaceCalls(s: ClusterSession): string[] {
+  const calls: string[] = [];
+  const core = s.core as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const method of ['readNamespace', 'createNamespace', 'deleteNamespace', 'listNamespace', 'patchNamespace', 'replaceNamespace']) {
+    const original = core[method].bind(s.core);
+    core[method] = (...args: unknown[]) => {
+      calls.push(method);
+      return original(...args);
+    };
+  }
+  return calls;
+}
+
+/**
  * The steps of a run with repeats folded: a PVC held by its finalizer stays in the inventory, so
  * whether one or two prune cycles run depends on when the stand-in controller releases it.
  */
@@ -127,10 +144,12 @@ test('seed 001 criterion 1: shared mode creates every workspace object in the sh
   const ws = workspace(env.restrictedNamespace);
   cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
   const restricted = await session('restricted', t);
+  const namespaceCalls = spyNamespaceCalls(restricted);
 
   const report = value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
   assert.equal(report.mode, 'shared');
   assert.equal(report.namespaceCreated, false);
+  assert.deepEqual(namespaceCalls, [], 'shared mode does not even look at namespaces');
 
   const objects = await objectsOfAgent(admin, ws.agentId);
   assert.deepEqual(objects.map((o) => o.split(' ')[0]), EXPECTED_KINDS, 'no ResourceQuota in a shared namespace (spec §5.1)');
@@ -161,6 +180,7 @@ test('seed 001 criterion 2: shared-mode termination deletes every workspace obje
   const restricted = await session('restricted', t);
   value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
   assert.equal((await objectsOfAgent(admin, ws.agentId)).length, EXPECTED_KINDS.length);
+  const namespaceCalls = spyNamespaceCalls(restricted);
 
   const reports: string[] = [];
   const run = value(
@@ -176,6 +196,7 @@ test('seed 001 criterion 2: shared-mode termination deletes every workspace obje
   assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
   assert.deepEqual(reports, [`${ws.name}: Terminating`, `${ws.name}: Terminated`]);
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
+  assert.deepEqual(namespaceCalls, [], 'no namespace was read or deleted');
   assert.ok(await namespaceExists(admin, env.restrictedNamespace), 'the shared namespace is still there');
 });
 
@@ -186,8 +207,10 @@ test('seed 001 criterion 3: unique mode creates the namespace gl-rd-ns-<name> an
   cleanupNamespace(admin, namespace, t);
   const s = await session('admin', t);
   assert.equal(await namespaceExists(admin, namespace), false);
+  const namespaceCalls = spyNamespaceCalls(s);
 
   const report = value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  assert.deepEqual(namespaceCalls, ['readNamespace', 'createNamespace']);
   assert.deepEqual([report.mode, report.namespace, report.namespaceCreated], ['unique', namespace, true]);
   assert.ok(await namespaceExists(admin, namespace), 'the workspace namespace was created');
   const objects = await objectsOfAgent(admin, ws.agentId);
@@ -208,9 +231,11 @@ test('seed 001 criterion 4: unique-mode termination deletes the objects and then
   cleanupNamespace(admin, namespace, t);
   const s = await session('admin', t);
   value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const namespaceCalls = spyNamespaceCalls(s);
 
   const run = value(await runTermination(s, { name: ws.name, namespace, mode: 'unique', configToApply: workspaceTerminationConfig(ws) }, { timeoutMs: 120_000 }));
   assert.equal(run.progress, 'Terminated');
+  assert.equal(namespaceCalls.filter((c) => c === 'deleteNamespace').length, 1, 'the namespace is deleted once');
   assert.deepEqual(steps(run), ['prunedObjects', 'deletedNamespace', 'nothingLeft']);
   assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
   assert.equal(await namespaceExists(admin, namespace), false, 'the namespace is gone');
