@@ -13,7 +13,7 @@ import { moveDocument, moveNodes } from './shiftNodes';
 const HEADER_LINES = 2;
 
 /** At most this many new entries are parsed together (bounds the parser's working memory). */
-const CHUNK_ENTRIES = 250;
+const CHUNK_ENTRIES = 100;
 
 /** A diagnostic whose lines count from the first line of its entry. */
 type RelativeDiagnostic = EngineDiagnostic;
@@ -22,12 +22,10 @@ type RelativeDiagnostic = EngineDiagnostic;
 interface EntryPart {
   /** The text parsed: the header, then the entry's lines. The cache key. */
   readonly source: string;
-  /** The lone entry's document; its nodes are moved to where the entry stands in the current version. */
-  readonly doc: Document.Parsed;
+  readonly path: EntryListPath;
+  /** The entry's tree; its nodes are moved to where the entry stands in the current version. */
   readonly item: Node;
   readonly itemValue: unknown;
-  /** The lone entry's document as data (`{section: {list: [entry]}}`). */
-  readonly value: unknown;
   /** Duplicate keys and parser warnings inside the entry. */
   readonly yamlDiagnostics: readonly RelativeDiagnostic[];
   /** Offset in the document of offset 0 of `source`, as the nodes currently say. */
@@ -250,7 +248,7 @@ export class IncrementalAgentConfig {
     if (cached !== undefined) return cached;
     const index = version.parsed.index;
     // The entry's tree carries document offsets, so the checks see the document's text and lines.
-    const view: ParsedYaml = { text: version.text, index, doc: part.doc, value: part.value, diagnostics: [], hasSyntaxErrors: false };
+    const view: ParsedYaml = { text: version.text, index, doc: loneEntryDocument(part), value: { [part.path[0]]: { [part.path[1]]: [part.itemValue] } }, diagnostics: [], hasSyntaxErrors: false };
     // GitLab reads only the first 500 entries of a list (spec §1.2): the rules checks stop there too.
     const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(honoured && options.rules ? { rules: options.rules } : {}) });
     const lastLine = index.positionAt(entry.end).line;
@@ -297,17 +295,26 @@ function parseRun(text: string, header: string, slice: ListSlice, from: number, 
   });
 }
 
-/** A part whose item sits under a built `{section: {list: [item]}}` tree, as if parsed alone. */
 function entryPart(source: string, item: Node, itemValue: unknown, path: EntryListPath, yamlDiagnostics: RelativeDiagnostic[], delta: number): EntryPart {
-  const doc = new Document<YAMLMap, false>(null, { version: '1.1' }) as unknown as Document.Parsed;
+  return { source, path, item, itemValue, yamlDiagnostics, delta, checks: { owner: undefined, byVariant: new Map() } };
+}
+
+/** Shared by every lone-entry document: its schema and options (YAML 1.1, as GitLab reads). */
+const LONE_ENTRY_TEMPLATE = new Document(null, { version: '1.1' });
+
+/**
+ * The entry under a built `{section: {list: [item]}}` tree, as if it had been parsed alone: what
+ * the checks read. Built when the entry is checked (rarely), so no document is kept per entry.
+ */
+function loneEntryDocument(part: EntryPart): Document.Parsed {
   const seq = new YAMLSeq();
-  seq.items.push(item);
+  seq.items.push(part.item);
   const list = new YAMLMap();
-  list.items.push(new Pair(new Scalar(path[1]), seq));
+  list.items.push(new Pair(new Scalar(part.path[1]), seq));
   const section = new YAMLMap();
-  section.items.push(new Pair(new Scalar(path[0]), list));
-  doc.contents = section as unknown as Document.Parsed['contents'];
-  return { source, doc, item, itemValue, value: { [path[0]]: { [path[1]]: [itemValue] } }, yamlDiagnostics, delta, checks: { owner: undefined, byVariant: new Map() } };
+  section.items.push(new Pair(new Scalar(part.path[0]), list));
+  // A shallow copy shares the template's schema: read-only here, and far cheaper than clone().
+  return Object.assign(Object.create(Document.prototype) as Document.Parsed, LONE_ENTRY_TEMPLATE, { contents: section });
 }
 
 /** How many characters two texts share at the start and (not overlapping it) at the end. */
@@ -334,7 +341,7 @@ function valueAt(value: unknown, path: EntryListPath): unknown {
 function place(part: EntryPart, delta: number): void {
   if (part.delta === delta) return;
   const by = delta - part.delta;
-  moveDocument(part.doc, (offset) => offset + by);
+  moveNodes(part.item, (offset) => offset + by);
   part.delta = delta;
 }
 
