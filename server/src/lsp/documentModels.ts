@@ -53,7 +53,8 @@ export class DocumentModels {
     this.get(document);
     const incremental = this.incrementalModel(document.uri);
     if (!incremental) throw new Error(`${document.uri} is not an agent configuration`);
-    return incremental.diagnostics(options, owner);
+    // A file validated whole reads ci_access once, for the checks and the simulations alike.
+    return incremental.diagnostics({ ...options, ciAccess: options.ciAccess ?? this.ciAccess(document) }, owner);
   }
 
   /** `ci_access` of this version, read once and shared (simulation, hints, lenses). */

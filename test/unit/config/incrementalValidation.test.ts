@@ -44,7 +44,7 @@ function assertSameAsWhole(incremental: IncrementalAgentConfig, text: string, ow
 }
 
 describe('incremental validation equals a from-scratch validation', () => {
-  for (const seed of [1, 2, 3, 4]) {
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
     it(`after each of 150 random edits (seed ${seed})`, () => {
       const random = seededRandom(seed);
       let text = generateVariedAgentConfig(40, seed);
@@ -82,6 +82,19 @@ describe('incremental validation equals a from-scratch validation', () => {
       lines.splice(target, 0, ...(random() < 0.5 ? [`    - id: acme/new-${step}`, '      default_namespace: Bad_NS'] : []));
       if (random() < 0.5) lines.splice(target, 1);
       text = lines.join('\n');
+    }
+  });
+
+  it('with the gitlab target (rules are unknown keys) after random edits', () => {
+    const random = seededRandom(21);
+    let text = generateVariedAgentConfig(30, 21);
+    const incremental = new IncrementalAgentConfig();
+    const gitlab: ValidateOptions = { ...OPTIONS, target: 'gitlab' };
+    for (let step = 0; step < 60; step++) {
+      const edited = randomEdit(text, random);
+      incremental.update(edited);
+      assert.deepEqual(incremental.diagnostics(gitlab, 'gitlab'), validateAgentConfig(edited, gitlab), `after edit ${step}`);
+      if (incremental.incremental) text = edited;
     }
   });
 
