@@ -18,7 +18,7 @@ const CHUNK_ENTRIES = 100;
 /** A diagnostic whose lines count from the first line of its entry. */
 type RelativeDiagnostic = EngineDiagnostic;
 
-/** One list entry parsed on its own, reused for as long as its text does not change. */
+/** One list entry, parsed (with its new neighbours) under its list's header, reused for as long as its text does not change. */
 interface EntryPart {
   /** The text parsed: the header, then the entry's lines. The cache key. */
   readonly source: string;
@@ -51,7 +51,7 @@ interface PlacedList {
   readonly parts: readonly EntryPart[];
 }
 
-/** A version built from parts: the file without entries 1..n of each list (the skeleton), and the entries. */
+/** A version built from parts: the file without the entries of each list but the last (the skeleton), and the entries. */
 interface ComposedVersion {
   readonly kind: 'composed';
   readonly text: string;
@@ -80,7 +80,8 @@ interface WholeVersion {
  * reports outside its entry — this version is parsed and validated whole instead.
  */
 export class IncrementalAgentConfig {
-  private pool = new Map<string, EntryPart[]>();
+  /** The parts of the last composed version, by text (a moved or duplicated entry is found here). */
+  private readonly pool = new Map<string, EntryPart[]>();
   private skeletonChecks: { text: string; owner: unknown; diagnostics: readonly EngineDiagnostic[] } | null = null;
   private current: ComposedVersion | WholeVersion | null = null;
   /** The last version composed from parts: its entries' positions let the next one reuse them. */
