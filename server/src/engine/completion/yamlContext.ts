@@ -155,8 +155,7 @@ function locate(node: unknown, path: DataPath, target: Target, index: TextIndex)
     if (target.dashColumn === seqColumn) {
       // This line's item, or the next one when the line has no item yet.
       const items = node.items as (Node | null)[];
-      let i = items.findIndex((item) => (item?.range?.[0] ?? -1) >= target.lineStart);
-      if (i === -1) i = items.length;
+      const i = lastIndexBefore(items, target.lineStart, (item) => item?.range?.[0] ?? -1) + 1;
       const item = items[i];
       return { path: [...path, i], map: isMap(item) ? item : null, itemIsScalar: item === undefined || item === null || isScalar(item) };
     }
