@@ -5,10 +5,10 @@
  * (exit status 1), and the confirmation a change needs (`--yes`, or a "y" on a terminal).
  */
 import path from 'node:path';
-import { describeOutcome, type ClusterFailure, type ClusterOutcome } from '../cluster/kube/outcome';
+import { createInterface } from 'node:readline/promises';
+import { describeOutcome, isFailure, type ClusterFailure, type ClusterOutcome } from '../cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../cluster/kube/session';
 import { UsageError, type ParsedArgs } from './args';
-import { askYesNo } from './commands/environmentArgs';
 import type { CliIo } from './io';
 
 /** Options every cluster command of the CLI takes. */
@@ -36,6 +36,20 @@ export function cliSession(args: ParsedArgs, io: CliIo): ClusterOutcome<ClusterS
   return openSession({ ...(kubeconfig ? { kubeconfigPath: path.resolve(io.cwd, kubeconfig) } : {}), ...(args.values.context ? { context: args.values.context } : {}) });
 }
 
+/**
+ * Runs `work` with the session of `--kubeconfig`/`--context`, then closes it (its kept-alive sockets
+ * would otherwise hold the process open); a session that cannot be opened is printed as a failure.
+ */
+export async function withClusterSession(args: ParsedArgs, io: CliIo, format: 'text' | 'json', work: (session: ClusterSession) => Promise<number>): Promise<number> {
+  const opened = cliSession(args, io);
+  if (isFailure(opened)) return printFailure(io, format, opened);
+  try {
+    return await work(opened.value);
+  } finally {
+    opened.value.close();
+  }
+}
+
 /** Progress goes to stderr so that stdout stays the result (text or JSON). */
 export function stderrProgress(io: CliIo, command: string): { report(message: string): void } {
   return { report: (message) => io.err(`agentcfg ${command}: ${message}\n`) };
@@ -58,4 +72,19 @@ export async function confirmChange(io: CliIo, args: ParsedArgs, question: strin
   if (answer === true) return true;
   io.err(answer === undefined ? 'Nothing changed: no terminal to confirm on; pass --yes to proceed without asking.\n' : 'Nothing changed.\n');
   return false;
+}
+
+/**
+ * Asks a yes/no question on the terminal; undefined when stdin is not a terminal (the caller then
+ * refuses: changing a cluster without a person or `--yes` is not allowed).
+ */
+export async function askYesNo(question: string): Promise<boolean | undefined> {
+  if (!process.stdin.isTTY) return undefined;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }

@@ -8,8 +8,8 @@ import { formatRef } from '../../cluster/kube/objectRef';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../io';
-import { askYesNo, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
-import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from './workspace';
+import { askYesNo, CLUSTER_VALUES, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
+import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 
 const USAGE = `agentcfg apply ${ENVIRONMENT_USAGE}
        [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--force-conflicts] [--adopt] [--timeout <5m>] [--format text|json]`;
@@ -69,11 +69,8 @@ export const applyCommand: CliCommand = {
       else io.err(diagnosticLines(prepared.templateFile, prepared.errors));
       return 1;
     }
-    const opened = cliSession(args, io);
-    if (isFailure(opened)) return printFailure(io, format, opened);
-    const session = opened.value;
     const progress = stderrProgress(io, 'apply');
-    try {
+    return withClusterSession(args, io, format, async (session) => {
       const planned = await planApply(session, prepared.environment, { progress, adopt: args.flags.has('adopt') });
       if (isFailure(planned)) return printFailure(io, format, planned);
       const plan = planned.value;
@@ -103,8 +100,6 @@ export const applyCommand: CliCommand = {
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r }) + '\n');
       else io.out(`Applied: ${r.applied.filter((a) => a.action !== 'unchanged').length} changed, ${r.applied.filter((a) => a.action === 'unchanged').length} unchanged, ${r.pruned.length} pruned; all ready. Inventory ${r.inventory.namespace}/${r.inventory.name}.\n`);
       return 0;
-    } finally {
-      session.close();
-    }
+    });
   },
 };

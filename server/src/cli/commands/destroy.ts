@@ -5,8 +5,8 @@ import { DEFAULT_AGENT_NAMESPACE } from '../../cluster/apply/gitlabMetadata';
 import { isFailure } from '../../cluster/kube/outcome';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
-import { askYesNo, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
-import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from './workspace';
+import { askYesNo, CLUSTER_VALUES, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
+import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 
 const USAGE = `agentcfg destroy ${ENVIRONMENT_USAGE}
    or: agentcfg destroy --inventory <name> [--agent-namespace <ns>]
@@ -35,11 +35,8 @@ export const destroyCommand: CliCommand = {
       inventory = prepared.environment.inventory;
       deleteResources = prepared.environment.deleteResources;
     }
-    const opened = cliSession(args, io);
-    if (isFailure(opened)) return printFailure(io, format, opened);
-    const session = opened.value;
     const progress = stderrProgress(io, 'destroy');
-    try {
+    return withClusterSession(args, io, format, async (session) => {
       const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress });
       if (isFailure(planned)) return printFailure(io, format, planned);
       const plan = planned.value;
@@ -61,8 +58,6 @@ export const destroyCommand: CliCommand = {
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value }) + '\n');
       else io.out(`Deleted ${result.value.deleted.length} objects and the inventory${result.value.skipped.length ? `; ${result.value.skipped.length} left alone (see skip)` : ''}.\n`);
       return 0;
-    } finally {
-      session.close();
-    }
+    });
   },
 };

@@ -1,10 +1,9 @@
 /**
  * What `agentcfg render|apply|destroy` share: the template to use, the scenario and ids it is
- * rendered for (spec §2.4), and a yes/no question on a terminal.
+ * rendered for (spec §2.4), and how template errors are printed.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
 import { classifyPath } from '../../engine/files';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
@@ -109,19 +108,4 @@ export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<
 export function diagnosticLines(file: string | undefined, diagnostics: readonly EngineDiagnostic[]): string {
   const name = file ?? '<built-in default template>';
   return diagnostics.map((d) => `${name}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`).join('');
-}
-
-/**
- * Asks a yes/no question on the terminal; undefined when stdin is not a terminal (the caller then
- * refuses: changing a cluster without a person or `--yes` is not allowed).
- */
-export async function askYesNo(question: string): Promise<boolean | undefined> {
-  if (!process.stdin.isTTY) return undefined;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await rl.question(`${question} [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
 }

@@ -2,7 +2,7 @@ import { waitForFluxSync } from '../../cluster/flux/index';
 import { isFailure } from '../../cluster/kube/outcome';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
-import { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from '../clusterOptions';
+import { CLUSTER_VALUES, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
 
 const USAGE = `agentcfg flux wait --kind Kustomization|OCIRepository --name <name> --namespace <ns> --revision <revision>
                  [--timeout <300s>] [--context <name>] [--kubeconfig <path>] [--format text|json]
@@ -29,16 +29,12 @@ export const fluxCommand: CliCommand = {
     if (!name || !namespace || !revision) throw new UsageError('--name, --namespace and --revision are required');
     const format = outputFormat(args);
     const timeoutMs = timeoutOption(args);
-    const session = cliSession(args, io);
-    if (isFailure(session)) return printFailure(io, format, session);
-    try {
-      const result = await waitForFluxSync(session.value, { kind, name, namespace, revision, progress: stderrProgress(io, 'flux wait'), ...(timeoutMs ? { timeoutMs } : {}) });
+    return withClusterSession(args, io, format, async (session) => {
+      const result = await waitForFluxSync(session, { kind, name, namespace, revision, progress: stderrProgress(io, 'flux wait'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return printFailure(io, format, result);
       if (format === 'json') io.out(JSON.stringify({ ok: true, revision, ...result.value }) + '\n');
       else io.out(result.value.kustomizations.map((k) => `Kustomization ${k.namespace}/${k.name} applied ${k.revision}: ${k.message}`).join('\n') + '\n');
       return 0;
-    } finally {
-      session.value.close();
-    }
+    });
   },
 };

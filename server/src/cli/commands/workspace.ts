@@ -4,11 +4,8 @@ import { isFailure } from '../../cluster/kube/outcome';
 import { applyWorkspace, listWorkspaces, runTermination, workspaceNamespace, type WorkspaceApplyReport } from '../../cluster/workspace/index';
 import type { TerminationRun } from '../../cluster/workspace/terminate';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
-import { CLUSTER_VALUES, cliSession, confirmChange, outputFormat, printFailure, stderrProgress, timeoutOption } from '../clusterOptions';
+import { CLUSTER_VALUES, confirmChange, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
 import type { CliCommand, CliIo } from '../io';
-
-/** Kept for the commands that import the shared cluster options from here; new code imports ../clusterOptions. */
-export { CLUSTER_VALUES, cliSession, outputFormat, printFailure, stderrProgress, timeoutOption } from '../clusterOptions';
 
 const USAGE = `agentcfg workspace apply --config <config_to_apply.yaml> [--shared-namespace <ns>] [--dry-run] [--yes]
        agentcfg workspace terminate --name <workspace> [--config <termination config_to_apply.yaml>] [--namespace <ns>]
@@ -44,11 +41,8 @@ async function apply(args: ParsedArgs, io: CliIo): Promise<number> {
   const format = outputFormat(args);
   const dryRun = args.flags.has('dry-run');
   const text = await readConfig(args, io);
-  const opened = cliSession(args, io);
-  if (isFailure(opened)) return printFailure(io, format, opened);
-  const session = opened.value;
   const options = { sharedNamespace: args.values['shared-namespace'], progress: stderrProgress(io, 'workspace apply') };
-  try {
+  return withClusterSession(args, io, format, async (session) => {
     if (!dryRun && !args.flags.has('yes')) {
       // A person confirms after seeing the server-side dry-run.
       const preview = await applyWorkspace(session, text, { ...options, dryRun: true });
@@ -60,9 +54,7 @@ async function apply(args: ParsedArgs, io: CliIo): Promise<number> {
     if (isFailure(result)) return printFailure(io, format, result);
     io.out(format === 'json' ? JSON.stringify({ ok: true, dryRun, ...result.value }) + '\n' : applyText(result.value, dryRun));
     return 0;
-  } finally {
-    session.close();
-  }
+  });
 }
 
 async function terminate(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -74,9 +66,6 @@ async function terminate(args: ParsedArgs, io: CliIo): Promise<number> {
   const namespace = args.values.namespace ?? workspaceNamespace(name, shared);
   const configToApply = args.values.config ? await readConfig(args, io) : undefined;
   const timeoutMs = timeoutOption(args);
-  const opened = cliSession(args, io);
-  if (isFailure(opened)) return printFailure(io, format, opened);
-  const session = opened.value;
   const target = {
     name,
     namespace,
@@ -85,7 +74,7 @@ async function terminate(args: ParsedArgs, io: CliIo): Promise<number> {
     ...(args.values['actual-state'] ? { actualState: args.values['actual-state'] } : {}),
   };
   const progress = stderrProgress(io, 'workspace terminate');
-  try {
+  return withClusterSession(args, io, format, async (session) => {
     if (!dryRun && !args.flags.has('yes')) {
       const preview = await runTermination(session, target, { dryRun: true, progress });
       if (isFailure(preview)) return printFailure(io, format, preview);
@@ -96,9 +85,7 @@ async function terminate(args: ParsedArgs, io: CliIo): Promise<number> {
     if (isFailure(run)) return printFailure(io, format, run);
     io.out(format === 'json' ? JSON.stringify({ ok: true, dryRun, name, namespace, ...run.value }) + '\n' : terminationText(name, run.value, dryRun));
     return 0;
-  } finally {
-    session.close();
-  }
+  });
 }
 
 async function list(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -106,18 +93,14 @@ async function list(args: ParsedArgs, io: CliIo): Promise<number> {
   const agentId = args.values['agent-id'];
   // It becomes a label selector: only an agent id (digits) may go there.
   if (agentId !== undefined && !/^\d+$/.test(agentId)) throw new UsageError(`--agent-id must be the agent's numeric id, got "${agentId}"`);
-  const opened = cliSession(args, io);
-  if (isFailure(opened)) return printFailure(io, format, opened);
-  try {
-    const result = await listWorkspaces(opened.value, { agentId, sharedNamespace: args.values['shared-namespace'] });
+  return withClusterSession(args, io, format, async (session) => {
+    const result = await listWorkspaces(session, { agentId, sharedNamespace: args.values['shared-namespace'] });
     if (isFailure(result)) return printFailure(io, format, result);
     if (format === 'json') io.out(JSON.stringify({ ok: true, workspaces: result.value }) + '\n');
     else if (result.value.length === 0) io.out('No workspaces found.\n');
     else io.out(result.value.map((w) => `${w.namespace}/${w.name}\t${w.mode}\tagent ${w.agentId}\t${w.actualState}`).join('\n') + '\n');
     return 0;
-  } finally {
-    opened.value.close();
-  }
+  });
 }
 
 /**
