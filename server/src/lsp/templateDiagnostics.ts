@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { readCiAccess, type CiAccessModel } from '../engine/access/model';
 import { finalizeDiagnostics } from '../engine/config/validateAgentConfig';
 import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from '../engine/crossFile/agentFiles';
@@ -23,6 +24,11 @@ const TEMPLATE_NAMES = ['environment_templates/default.yaml', 'environment_templ
 export class AgentFileLinks {
   /** Per parse of a config (one per document version): the template it was checked with and the result. */
   private readonly configResults = new WeakMap<ParsedYaml, { template: string | null; diagnostics: EngineDiagnostic[] }>();
+  /**
+   * A config read from disk (not open), by URI, kept while its text is unchanged: every keystroke in
+   * the template re-checks the pair, and parsing a large config whole takes hundreds of milliseconds.
+   */
+  private readonly configsOnDisk = new Map<string, { text: string; parsed: ParsedYaml; ciAccess: CiAccessModel }>();
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -33,9 +39,10 @@ export class AgentFileLinks {
   templateDiagnostics(document: TextDocument, file: Extract<FileKind, { kind: 'environmentTemplate' }>, settings: ServerSettings): EngineDiagnostic[] {
     const own = validateEnvironmentTemplate(document.getText(), { templateName: file.templateName });
     if (file.templateName !== 'default' || !isRenderable(own)) return own;
-    const configText = this.sibling(document.uri, CONFIG_NAMES, '../');
-    const config = configText === null ? null : this.parsedSibling(configText);
-    return finalizeDiagnostics([...own, ...templateCrossFileDiagnostics(this.files(config, document.getText(), file.agentName, settings))]);
+    const configFile = this.sibling(document.uri, CONFIG_NAMES, '../');
+    const config = configFile === null ? null : this.parsedConfig(configFile);
+    const files = { ...this.files(config?.parsed ?? null, document.getText(), file.agentName, settings), ...(config ? { ciAccess: config.ciAccess } : {}) };
+    return finalizeDiagnostics([...own, ...templateCrossFileDiagnostics(files)]);
   }
 
   /** The cross-file diagnostics of config.yaml (its own checks run elsewhere). */
@@ -62,9 +69,16 @@ export class AgentFileLinks {
     return { config, templateText, agentName, scenarios: activeScenarios(settings), defaultBranch: settings.defaultBranch };
   }
 
-  private parsedSibling(sibling: { uri: string; text: string }) {
+  /** The sibling config, parsed: the open document's cached model, or the file on disk (cached by text). */
+  private parsedConfig(sibling: { uri: string; text: string }): { parsed: ParsedYaml; ciAccess: CiAccessModel } {
     const open = this.documents.get(sibling.uri);
-    return open ? this.models.get(open) : parseYaml(sibling.text);
+    if (open) return { parsed: this.models.get(open), ciAccess: this.models.ciAccess(open) };
+    const cached = this.configsOnDisk.get(sibling.uri);
+    if (cached?.text === sibling.text) return cached;
+    const parsed = parseYaml(sibling.text);
+    const entry = { text: sibling.text, parsed, ciAccess: readCiAccess(parsed.value) };
+    this.configsOnDisk.set(sibling.uri, entry);
+    return entry;
   }
 
   /** The first of `names` (relative to `base` from the document's folder) that is open or on disk. */

@@ -104,7 +104,7 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
   const text = files.templateText;
   if (text === null) return [];
   const index = new TextIndex(text);
-  const model = files.config && !files.config.hasSyntaxErrors ? readCiAccess(files.config.value) : null;
+  const model = files.config && !files.config.hasSyntaxErrors ? (files.ciAccess ?? readCiAccess(files.config.value)) : null;
   const managed = model ? [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].filter((e) => e.resourceManagement) : [];
   const out: EngineDiagnostic[] = [];
   if (model && managed.length === 0) {
