@@ -72,6 +72,12 @@ describe('LSP over stdio: config and template checked together', () => {
     const edit = fix.edit!.changes![configUri][0];
     const fixed = await client.edit(configUri, edit.range, edit.newText);
     assert.deepEqual(fixed.diagnostics, []);
+
+    // Diagnostic data comes back from the client: an edit that is not one offers no fix (never a broken edit).
+    for (const data of [{ edit: {} }, { edit: { newText: 'ci_job: {}' } }, { edit: { range: diagnostic.range, newText: 3 } }, 'edit']) {
+      const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: configUri }, range: diagnostic.range, context: { diagnostics: [{ ...diagnostic, data }] } });
+      assert.deepEqual(actions, [], JSON.stringify(data));
+    }
   });
 
   test('§4.1 a template namespace invalid for some scenario warns at the template line; fixing the project id in config.yaml clears it', async () => {
@@ -108,6 +114,25 @@ describe('LSP over stdio: config and template checked together', () => {
       await updated;
     } finally {
       rmSync(path.dirname(path.dirname(templatePath)), { recursive: true, force: true });
+    }
+  });
+
+  test('a config only on disk counts for the open template, and a change on disk (didChangeWatchedFiles) re-checks it', async () => {
+    const configPath = fileURLToPath(agentConfigUri('xf-disk-config'));
+    const templateUri = agentConfigUri('xf-disk-config', 'environment_templates/default.yaml');
+    const config = 'ci_access:\n  projects:\n    - id: acme/My_App\n      access_as:\n        ci_job: {}\n      resource_management:\n        enabled: true\n';
+    mkdirSync(path.dirname(configPath), { recursive: true });
+    writeFileSync(configPath, config);
+    try {
+      const opened = await client.open(templateUri, BINDING_TEMPLATE);
+      assert.match(opened.diagnostics.find((d) => d.code === INVALID_NAMESPACE)?.message ?? '', /renders as "My_App-production"/);
+
+      writeFileSync(configPath, config.replace('My_App', 'my-app'));
+      const cleared = client.nextDiagnostics(templateUri, lacks(INVALID_NAMESPACE));
+      await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(configPath).href, type: 2 }] });
+      await cleared;
+    } finally {
+      rmSync(path.dirname(configPath), { recursive: true, force: true });
     }
   });
 

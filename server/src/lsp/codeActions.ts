@@ -34,8 +34,7 @@ function quickFix(diagnostic: Diagnostic): { title: string; newText: string; ran
   switch (diagnostic.code) {
     case 'crossFile.resourceManagementNeedsCiJob': {
       // The engine computed an edit elsewhere in the entry (the access_as key).
-      const edit = data.edit as { range: Range; newText: string } | undefined;
-      return edit ? { title: 'Set access_as to ci_job', newText: edit.newText, range: edit.range } : null;
+      return isTextEdit(data.edit) ? { title: 'Set access_as to ci_job', newText: data.edit.newText, range: data.edit.range } : null;
     }
     case 'expr.missingDollar':
     case 'expr.bracedVariable':
@@ -55,4 +54,15 @@ function quickFix(diagnostic: Diagnostic): { title: string; newText: string; ran
     default:
       return null;
   }
+}
+
+/** `data` comes back from the client: an edit is used only when it has the shape of one. */
+function isTextEdit(value: unknown): value is { range: Range; newText: string } {
+  const edit = value as { range?: { start?: unknown; end?: unknown }; newText?: unknown } | null | undefined;
+  return typeof edit?.newText === 'string' && isPosition(edit.range?.start) && isPosition(edit.range?.end);
+}
+
+function isPosition(value: unknown): boolean {
+  const position = value as { line?: unknown; character?: unknown } | null | undefined;
+  return Number.isInteger(position?.line) && Number.isInteger(position?.character);
 }
