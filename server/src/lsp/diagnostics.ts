@@ -8,6 +8,9 @@ import type { SettingsStore } from './settings';
 import { simulationContext } from './simulationContext';
 import { AgentFileLinks } from './templateDiagnostics';
 
+/** Parsed and validated once at start-up: enough entries for the parser and checks to be compiled hot. */
+const WARM_UP_CONFIG = `ci_access:\n  projects:\n${Array.from({ length: 40 }, (_, i) => `    - id: warm/up-${i}\n      default_namespace: ns-${i}\n      access_as:\n        ci_job: {}\n      environments: [production, review/*]\n      rules:\n        - if: $CI_COMMIT_BRANCH == "main"\n          namespace: ns-$CI_ENVIRONMENT_SLUG\n        - when: never\n`).join('')}`;
+
 /** Edits arriving faster than this are validated once, after the last one. */
 const DEBOUNCE_MS = 75;
 
@@ -31,7 +34,7 @@ export class DiagnosticsFeature {
     this.agentFiles = new AgentFileLinks(documents, models);
     // Compile the schema validators and warm the parser while the editor is still starting, so the
     // first file opened does not wait for them.
-    setTimeout(() => validateAgentConfig('ci_access:\n  projects:\n    - id: a/b\n', { target: 'proposal' }), 0).unref();
+    setTimeout(() => validateAgentConfig(WARM_UP_CONFIG, { target: 'proposal' }), 0).unref();
     documents.onDidOpen((e) => void this.validate(e.document));
     // A change (or closing a dirty document, which reverts to the file on disk) alters what the
     // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.
