@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { CodeAction, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
@@ -67,7 +67,7 @@ describe('LSP over stdio: config and template checked together', () => {
 
     // The quick fix sets access_as to ci_job.
     const diagnostic = warned.diagnostics.find((d) => d.code === NEEDS_CI_JOB)!;
-    const [fix] = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: configUri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    const [fix] = await client.codeActions(configUri, diagnostic);
     assert.equal(fix.title, 'Set access_as to ci_job');
     const edit = fix.edit!.changes![configUri][0];
     const fixed = await client.edit(configUri, edit.range, edit.newText);
@@ -75,7 +75,7 @@ describe('LSP over stdio: config and template checked together', () => {
 
     // Diagnostic data comes back from the client: an edit that is not one offers no fix (never a broken edit).
     for (const data of [{ edit: {} }, { edit: { newText: 'ci_job: {}' } }, { edit: { range: diagnostic.range, newText: 3 } }, 'edit']) {
-      const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: configUri }, range: diagnostic.range, context: { diagnostics: [{ ...diagnostic, data }] } });
+      const actions = await client.codeActions(configUri, { ...diagnostic, data });
       assert.deepEqual(actions, [], JSON.stringify(data));
     }
   });

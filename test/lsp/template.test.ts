@@ -2,7 +2,6 @@
 // .gitlab/agents/<agent>/environment_templates/*.yaml and the quick fixes they carry.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
@@ -17,16 +16,12 @@ describe('LSP over stdio: environment template diagnostics and fixes', () => {
     await client.stop();
   });
 
-  async function fixesFor(uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
-    return client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
-  }
-
   test('§2.3 an unquoted {{ value: error on the value; the quick fix quotes it and the error goes away', async () => {
     const uri = templateUri('tpl-unquoted');
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: {{ .environment.slug }}-{{ .project.id }}\n';
     const { diagnostics } = await client.open(uri, text);
     assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.range]), [['template.unquotedAction', 1, rangeOf(text, '{{ .environment.slug }}-{{ .project.id }}')]]);
-    const [fix] = await fixesFor(uri, diagnostics[0]);
+    const [fix] = await client.codeActions(uri, diagnostics[0]);
     assert.equal(fix.kind, 'quickfix');
     const edit = fix.edit!.changes![uri][0];
     assert.equal(edit.newText, '"{{ .environment.slug }}-{{ .project.id }}"');
@@ -41,7 +36,7 @@ describe('LSP over stdio: environment template diagnostics and fixes', () => {
     const d = diagnostics.find((x) => x.code === 'template.unknownVariable');
     assert.ok(d, JSON.stringify(diagnostics));
     assert.deepEqual(d.range, rangeOf(text, 'slgu'));
-    const [fix] = await fixesFor(uri, d);
+    const [fix] = await client.codeActions(uri, d);
     assert.equal(fix.title, 'Change to "slug"');
     const fixed = await client.edit(uri, fix.edit!.changes![uri][0].range, 'slug');
     assert.equal(fixed.diagnostics.filter((x) => x.code === 'template.unknownVariable').length, 0);

@@ -3,7 +3,6 @@
 // not key for key, spec §1.9) gets no rename; a secret outside the shared namespace is moved into it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
@@ -16,8 +15,6 @@ describe('LSP over stdio: agent configuration quick fixes (issue 6)', () => {
     await client.stop();
   });
 
-  const actions = (uri: string, diagnostic: Diagnostic) => client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
-
   test('starboard is renamed to container_scanning; the removed-key error is tagged deprecated and goes away', async () => {
     const uri = agentConfigUri('fix-starboard');
     const text = 'starboard:\n  cadence: "0 18 * * *"\n';
@@ -25,7 +22,7 @@ describe('LSP over stdio: agent configuration quick fixes (issue 6)', () => {
     const removed = diagnostics.find((d) => d.code === 'schema.removedKey');
     assert.ok(removed, JSON.stringify(diagnostics));
     assert.deepEqual(removed.tags, [2], 'DiagnosticTag.Deprecated');
-    const [fix] = await actions(uri, removed);
+    const [fix] = await client.codeActions(uri, removed);
     assert.equal(fix.title, 'Rename to "container_scanning"');
     const edit = fix.edit!.changes![uri][0];
     assert.deepEqual(edit.range, rangeOf(text, 'starboard'));
@@ -38,7 +35,7 @@ describe('LSP over stdio: agent configuration quick fixes (issue 6)', () => {
     const { diagnostics } = await client.open(uri, 'gitops:\n  manifest_projects: []\n');
     const removed = diagnostics.find((d) => d.code === 'schema.removedKey');
     assert.ok(removed);
-    assert.deepEqual(await actions(uri, removed), []);
+    assert.deepEqual(await client.codeActions(uri, removed), []);
   });
 
   test('an image pull secret outside the shared namespace: the fix moves it in', async () => {
@@ -48,7 +45,7 @@ describe('LSP over stdio: agent configuration quick fixes (issue 6)', () => {
     const wrong = diagnostics.find((d) => d.code === 'config.imagePullSecretNamespace');
     assert.ok(wrong, JSON.stringify(diagnostics));
     assert.deepEqual(wrong.range, rangeOf(text, 'default'));
-    const [fix] = await actions(uri, wrong);
+    const [fix] = await client.codeActions(uri, wrong);
     const after = await client.edit(uri, fix.edit!.changes![uri][0].range, fix.edit!.changes![uri][0].newText);
     assert.deepEqual(after.diagnostics, []);
   });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { CodeAction, Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
@@ -102,6 +102,11 @@ export class LspTestClient {
 
   request<R>(method: string, params: unknown): Promise<R> {
     return this.connection.sendRequest(method, params) as Promise<R>;
+  }
+
+  /** The code actions the server offers for one diagnostic, asked at its range (as the lightbulb does). */
+  codeActions(uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
+    return this.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
   }
 
   async stop(): Promise<void> {
