@@ -136,17 +136,46 @@ function cleanupShared(kc: KubeConfig, namespace: string, agentId: number, t: Te
   });
 }
 
+/**
+ * A workspace of its own in shared mode (the restricted namespace, restricted identity), with its
+ * leftovers deleted by label when the test ends; `pvcStandIn: false` for tests that delete no PVC.
+ */
+async function sharedWorkspace(t: TestContext, options: { pvcStandIn?: boolean } = {}) {
+  const env = await clusterEnv();
+  const admin = await kubeConfig('admin');
+  if (options.pvcStandIn !== false) standInForPvcProtection(admin, t);
+  const ns = env.restrictedNamespace;
+  const ws = workspace(ns);
+  cleanupShared(admin, ns, ws.agentId, t);
+  const restricted = await session('restricted', t);
+  const target = { name: ws.name, namespace: ns, mode: 'shared' as const, configToApply: workspaceTerminationConfig(ws) };
+  const apply = async () => value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns }));
+  return { env, admin, ns, ws, restricted, target, apply };
+}
+
+/**
+ * A workspace of its own in unique mode (admin identity), its namespace deleted when the test ends;
+ * `pvcStandIn: false` for tests that start the stand-in controller themselves, or delete no PVC.
+ */
+async function uniqueWorkspace(t: TestContext, options: { pvcStandIn?: boolean } = {}) {
+  const admin = await kubeConfig('admin');
+  if (options.pvcStandIn !== false) standInForPvcProtection(admin, t);
+  const ws = workspace();
+  const namespace = `gl-rd-ns-${ws.name}`;
+  cleanupNamespace(admin, namespace, t);
+  const s = await session('admin', t);
+  const target = { name: ws.name, namespace, mode: 'unique' as const, configToApply: workspaceTerminationConfig(ws) };
+  const apply = async () => value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  return { admin, ws, namespace, s, target, apply };
+}
+
 const EXPECTED_KINDS = ['ConfigMap', 'ConfigMap', 'Deployment', 'NetworkPolicy', 'PersistentVolumeClaim', 'Secret', 'Secret', 'Service', 'ServiceAccount'];
 
 test('seed 001 criterion 1: shared mode creates every workspace object in the shared namespace and no namespace (restricted identity)', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  const ws = workspace(env.restrictedNamespace);
-  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
-  const restricted = await session('restricted', t);
+  const { env, admin, ns, ws, restricted, apply } = await sharedWorkspace(t, { pvcStandIn: false });
   const namespaceCalls = spyNamespaceCalls(restricted);
 
-  const report = value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+  const report = await apply();
   assert.equal(report.mode, 'shared');
   assert.equal(report.namespaceCreated, false);
   assert.deepEqual(namespaceCalls, [], 'shared mode does not even look at namespaces');
@@ -157,8 +186,7 @@ test('seed 001 criterion 1: shared mode creates every workspace object in the sh
   assert.equal(await namespaceExists(admin, `gl-rd-ns-${ws.name}`), false, 'no workspace namespace was created');
 
   // spec §5.3: the inventory records its objects, values "".
-  const inventory = await admin.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: env.restrictedNamespace, name: `${ws.name}-workspace-inventory` });
-  const ns = env.restrictedNamespace;
+  const inventory = await admin.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: ns, name: `${ws.name}-workspace-inventory` });
   assert.deepEqual(inventory.data, {
     [`${ns}_${ws.name}-gl-workspace-data__PersistentVolumeClaim`]: '',
     [`${ns}_${ws.name}__Service`]: '',
@@ -172,24 +200,13 @@ test('seed 001 criterion 1: shared mode creates every workspace object in the sh
 });
 
 test('seed 001 criterion 2: shared-mode termination deletes every workspace object and no namespace (restricted identity)', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace(env.restrictedNamespace);
-  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
-  const restricted = await session('restricted', t);
-  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+  const { admin, ns, ws, restricted, target, apply } = await sharedWorkspace(t);
+  await apply();
   assert.equal((await objectsOfAgent(admin, ws.agentId)).length, EXPECTED_KINDS.length);
   const namespaceCalls = spyNamespaceCalls(restricted);
 
   const reports: string[] = [];
-  const run = value(
-    await runTermination(
-      restricted,
-      { name: ws.name, namespace: env.restrictedNamespace, mode: 'shared', configToApply: workspaceTerminationConfig(ws) },
-      { progress: { report: (m) => reports.push(m) }, timeoutMs: 120_000 },
-    ),
-  );
+  const run = value(await runTermination(restricted, target, { progress: { report: (m) => reports.push(m) }, timeoutMs: 120_000 }));
   assert.equal(run.progress, 'Terminated');
   assert.deepEqual(steps(run), ['prunedObjects', 'deletedInventories', 'nothingLeft']);
   // seed 001 updateOrSet: Terminating is reported once although two or more cycles were Terminating.
@@ -197,19 +214,15 @@ test('seed 001 criterion 2: shared-mode termination deletes every workspace obje
   assert.deepEqual(reports, [`${ws.name}: Terminating`, `${ws.name}: Terminated`]);
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
   assert.deepEqual(namespaceCalls, [], 'no namespace was read or deleted');
-  assert.ok(await namespaceExists(admin, env.restrictedNamespace), 'the shared namespace is still there');
+  assert.ok(await namespaceExists(admin, ns), 'the shared namespace is still there');
 });
 
 test('seed 001 criterion 3: unique mode creates the namespace gl-rd-ns-<name> and every object in it', async (t) => {
-  const admin = await kubeConfig('admin');
-  const ws = workspace();
-  const namespace = `gl-rd-ns-${ws.name}`;
-  cleanupNamespace(admin, namespace, t);
-  const s = await session('admin', t);
+  const { admin, ws, namespace, s, apply } = await uniqueWorkspace(t, { pvcStandIn: false });
   assert.equal(await namespaceExists(admin, namespace), false);
   const namespaceCalls = spyNamespaceCalls(s);
 
-  const report = value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const report = await apply();
   assert.deepEqual(namespaceCalls, ['readNamespace', 'createNamespace']);
   assert.deepEqual([report.mode, report.namespace, report.namespaceCreated], ['unique', namespace, true]);
   assert.ok(await namespaceExists(admin, namespace), 'the workspace namespace was created');
@@ -218,22 +231,17 @@ test('seed 001 criterion 3: unique mode creates the namespace gl-rd-ns-<name> an
   assert.ok(objects.every((o) => o.includes(` ${namespace}/`)));
 
   // Re-applying the same payload changes nothing and creates no namespace.
-  const again = value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const again = await apply();
   assert.equal(again.namespaceCreated, false);
   assert.deepEqual(again.inventories.flatMap((i) => i.pruned), []);
 });
 
 test('seed 001 criterion 4: unique-mode termination deletes the objects and then the namespace', async (t) => {
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace();
-  const namespace = `gl-rd-ns-${ws.name}`;
-  cleanupNamespace(admin, namespace, t);
-  const s = await session('admin', t);
-  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const { admin, ws, namespace, s, target, apply } = await uniqueWorkspace(t);
+  await apply();
   const namespaceCalls = spyNamespaceCalls(s);
 
-  const run = value(await runTermination(s, { name: ws.name, namespace, mode: 'unique', configToApply: workspaceTerminationConfig(ws) }, { timeoutMs: 120_000 }));
+  const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
   assert.equal(run.progress, 'Terminated');
   assert.equal(namespaceCalls.filter((c) => c === 'deleteNamespace').length, 1, 'the namespace is deleted once');
   assert.deepEqual(steps(run), ['prunedObjects', 'deletedNamespace', 'nothingLeft']);
@@ -243,14 +251,8 @@ test('seed 001 criterion 4: unique-mode termination deletes the objects and then
 });
 
 test('terminating twice: the second run finds nothing and reports Terminated at once', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace(env.restrictedNamespace);
-  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
-  const restricted = await session('restricted', t);
-  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
-  const target = { name: ws.name, namespace: env.restrictedNamespace, mode: 'shared' as const, configToApply: workspaceTerminationConfig(ws) };
+  const { ns, ws, restricted, target, apply } = await sharedWorkspace(t);
+  await apply();
   assert.equal(value(await runTermination(restricted, target)).progress, 'Terminated');
 
   const second = value(await runTermination(restricted, target));
@@ -259,25 +261,19 @@ test('terminating twice: the second run finds nothing and reports Terminated at 
 
   // Rails persisted Terminated: the workspace is forgotten, nothing is read or reported.
   const tracker = new TerminationTracker();
-  tracker.updateOrSet(ws.name, env.restrictedNamespace, 'Terminated');
+  tracker.updateOrSet(ws.name, ns, 'Terminated');
   const forgotten = value(await terminateWorkspace(restricted, { ...target, actualState: 'Terminated' }, tracker));
   assert.equal(forgotten.step, 'forgotten');
-  assert.equal(tracker.get(ws.name, env.restrictedNamespace), undefined);
+  assert.equal(tracker.get(ws.name, ns), undefined);
 });
 
 test('termination after a crash half-way (objects partly deleted, inventories still listing them) finishes the job', async (t) => {
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace();
-  const namespace = `gl-rd-ns-${ws.name}`;
-  cleanupNamespace(admin, namespace, t);
-  const s = await session('admin', t);
-  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const { admin, ws, namespace, s, target, apply } = await uniqueWorkspace(t);
+  await apply();
   // The "crash": some objects were deleted, the inventories were never updated.
   await admin.makeApiClient(AppsV1Api).deleteNamespacedDeployment({ namespace, name: ws.name });
   await admin.makeApiClient(CoreV1Api).deleteNamespacedSecret({ namespace, name: `${ws.name}-env-var` });
 
-  const target = { name: ws.name, namespace, mode: 'unique' as const, configToApply: workspaceTerminationConfig(ws) };
   // One cycle prunes the rest; then the process "dies" (a fresh tracker, as after a restart).
   const first = value(await terminateWorkspace(s, target, new TerminationTracker()));
   assert.equal(first.step, 'prunedObjects');
@@ -288,13 +284,8 @@ test('termination after a crash half-way (objects partly deleted, inventories st
 });
 
 test('unique-mode termination without config_to_apply uses the inventories of spec §5.1 and refuses a foreign namespace', async (t) => {
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace();
-  const namespace = `gl-rd-ns-${ws.name}`;
-  cleanupNamespace(admin, namespace, t);
-  const s = await session('admin', t);
-  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const { admin, ws, namespace, s, apply } = await uniqueWorkspace(t);
+  await apply();
 
   const refused = await runTermination(s, { name: ws.name, namespace: 'kube-system', mode: 'unique' });
   assert.equal(refused.type, 'refused');
@@ -325,20 +316,16 @@ test('payload errors and the shared-namespace guard stop before anything is writ
 });
 
 test('spec §5.2/§5.4: listWorkspaces finds Deployments by agent label with Rails’ actual state', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  const ws = workspace(env.restrictedNamespace);
-  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
-  const restricted = await session('restricted', t);
-  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: env.restrictedNamespace }));
+  const { admin, ns, ws, restricted, apply } = await sharedWorkspace(t, { pvcStandIn: false });
+  await apply();
 
-  const listed = value(await listWorkspaces(restricted, { agentId: ws.agentId, sharedNamespace: env.restrictedNamespace }));
-  assert.deepEqual(listed, [{ name: ws.name, namespace: env.restrictedNamespace, agentId: String(ws.agentId), workspaceId: String(ws.workspaceId), mode: 'shared', actualState: 'Unknown', replicas: 1 }]);
+  const listed = value(await listWorkspaces(restricted, { agentId: ws.agentId, sharedNamespace: ns }));
+  assert.deepEqual(listed, [{ name: ws.name, namespace: ns, agentId: String(ws.agentId), workspaceId: String(ws.workspaceId), mode: 'shared', actualState: 'Unknown', replicas: 1 }]);
 
   // Play the Deployment controller: the rollout completed with one available replica.
   await admin.makeApiClient(AppsV1Api).patchNamespacedDeploymentStatus(
     {
-      namespace: env.restrictedNamespace,
+      namespace: ns,
       name: ws.name,
       body: {
         status: {
@@ -355,16 +342,12 @@ test('spec §5.2/§5.4: listWorkspaces finds Deployments by agent label with Rai
     },
     setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
   );
-  const running = value(await listWorkspaces(restricted, { agentId: ws.agentId, sharedNamespace: env.restrictedNamespace }));
+  const running = value(await listWorkspaces(restricted, { agentId: ws.agentId, sharedNamespace: ns }));
   assert.equal(running[0]?.actualState, 'Running');
 });
 
 test('CLI twin: agentcfg workspace apply, list and terminate in shared mode as the restricted identity (JSON)', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace(env.restrictedNamespace);
-  cleanupShared(admin, env.restrictedNamespace, ws.agentId, t);
+  const { env, admin, ws } = await sharedWorkspace(t);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-ws-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'apply.yaml'), workspaceConfigToApply(ws));
@@ -399,19 +382,13 @@ test('CLI twin: agentcfg workspace apply, list and terminate in shared mode as t
 });
 
 test('spec §5.3: re-applying without an object prunes it; objects marked keep or owned elsewhere are left alone; a dry run writes nothing', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace(env.restrictedNamespace);
-  const ns = env.restrictedNamespace;
-  cleanupShared(admin, ns, ws.agentId, t);
-  const restricted = await session('restricted', t);
+  const { admin, ns, ws, restricted, apply } = await sharedWorkspace(t);
 
   const dry = value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns, dryRun: true }));
   assert.equal(dry.inventories.flatMap((i) => i.applied).length, 7, 'every object passed the server-side dry-run');
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), [], 'a dry run creates nothing, not even the inventories');
 
-  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns }));
+  await apply();
   const core = admin.makeApiClient(CoreV1Api);
   // The Service asks to be kept; the ServiceAccount now belongs to another inventory.
   await core.patchNamespacedService({ namespace: ns, name: ws.name, body: { metadata: { annotations: { 'cli-utils.sigs.k8s.io/on-remove': 'keep' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
@@ -436,15 +413,8 @@ test('spec §5.3: re-applying without an object prunes it; objects marked keep o
 });
 
 test('shared mode, crash between deleting the two inventories: the next run deletes the other and reports Terminated', async (t) => {
-  const env = await clusterEnv();
-  const admin = await kubeConfig('admin');
-  standInForPvcProtection(admin, t);
-  const ws = workspace(env.restrictedNamespace);
-  const ns = env.restrictedNamespace;
-  cleanupShared(admin, ns, ws.agentId, t);
-  const restricted = await session('restricted', t);
-  value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns }));
-  const target = { name: ws.name, namespace: ns, mode: 'shared' as const, configToApply: workspaceTerminationConfig(ws) };
+  const { admin, ns, ws, restricted, target, apply } = await sharedWorkspace(t);
+  await apply();
   const tracker = new TerminationTracker();
   // Cycles until the objects are pruned and both inventories are empty.
   let cycle = value(await terminateWorkspace(restricted, target, tracker));
@@ -466,16 +436,11 @@ test('shared mode, crash between deleting the two inventories: the next run dele
 });
 
 test('unique mode, crash after the namespace deletion was requested: the run waits for the namespace controller', async (t) => {
-  const admin = await kubeConfig('admin');
-  const ws = workspace();
-  const namespace = `gl-rd-ns-${ws.name}`;
-  cleanupNamespace(admin, namespace, t);
-  const s = await session('admin', t);
-  value(await applyWorkspace(s, workspaceConfigToApply(ws)));
+  const { admin, namespace, s, target, apply } = await uniqueWorkspace(t, { pvcStandIn: false });
+  await apply();
   // The namespace is being deleted; its PVC's finalizer holds it in Terminating (no stand-in yet).
   await admin.makeApiClient(CoreV1Api).deleteNamespace({ name: namespace });
 
-  const target = { name: ws.name, namespace, mode: 'unique' as const, configToApply: workspaceTerminationConfig(ws) };
   const cycle = value(await terminateWorkspace(s, target, new TerminationTracker()));
   assert.deepEqual([cycle.progress, cycle.step, cycle.deleted], ['Terminating', 'deletedNamespace', []], 'nothing is re-created in a terminating namespace');
 
