@@ -20,7 +20,7 @@ export const obj = (properties, more = {}) => ({ type: 'object', additionalPrope
 
 export const str = (d, opts, more = {}) => ({ type: 'string', ...doc(d, opts), ...more });
 
-export const bool = (d, opts) => ({ type: 'boolean', ...doc(d, opts), ...(opts?.def !== undefined ? { default: opts.def } : {}) });
+export const bool = (d, opts) => ({ type: 'boolean', ...doc(d, opts) });
 
 /** A list of non-empty strings (PGV `min_len: 1` on every item). */
 export const strings = (d, opts, itemDoc = 'One value.') => ({ type: 'array', items: { type: 'string', minLength: 1, ...doc(itemDoc) }, ...doc(d, opts) });
@@ -39,7 +39,6 @@ export const duration = (d, opts) => ({
   pattern: '^-?[0-9]+(\\.[0-9]{1,9})?s$',
   'x-format': 'duration',
   ...doc(d, { ...opts, extra: 'A protobuf duration: seconds with an `s` suffix, for example `"3600s"` (not `1h`).' }),
-  ...(opts?.def !== undefined ? { default: opts.def } : {}),
 });
 
 // CIDRs: an IPv4 or IPv6 address and a prefix length valid for its family (RFC 4632, RFC 4291 §2.2).
