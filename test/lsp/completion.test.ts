@@ -212,6 +212,20 @@ describe('ids used elsewhere in the workspace', () => {
     const groups = await complete('ci_access:\n  groups:\n    - id: ‸\n');
     assert.deepEqual(labels(groups.items), ['acme/platform']);
   });
+
+  test('an agent open in the editor counts as edited, once, whatever the spelling of its URI', async () => {
+    // The same file as on disk under another spelling of its URI: VS Code percent-encodes characters
+    // (`@`, `(`…) that Node's pathToFileURL leaves as they are.
+    const staging = pathToFileURL(path.join(workspace, '.gitlab', 'agents', 'staging', 'config.yaml')).href.replace('/staging/', '/st%61ging/');
+    await client.open(staging, 'ci_access:\n  projects:\n    - id: acme/shop/api\n    - id: acme/shop/new\n');
+    try {
+      const { items } = await complete('ci_access:\n  projects:\n    - id: ‸\n');
+      assert.deepEqual(labels(items), ['acme/shop/api', 'acme/shop/new'], 'the open text, not the file on disk (acme/shop/web)');
+      assert.equal(item(items, 'acme/shop/api').detail, 'used in agent staging');
+    } finally {
+      client.close(staging);
+    }
+  });
 });
 
 describe('environment templates (spec §2.3–2.5)', () => {

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { idsOfConfig, indexIds, type KnownIds } from '../engine/completion';
@@ -21,6 +21,7 @@ const RESCAN_AFTER_MS = 10_000;
  * background and cached by modification time; completion never waits for the disk.
  */
 export class WorkspaceIds {
+  /** By file path: an open document's URI may spell the same path differently (VS Code encodes `@`, `(`…). */
   private readonly onDisk = new Map<string, { mtimeMs: number; ids: Ids }>();
   private readonly openIds = new Map<string, { version: number; ids: Ids }>();
   private lastScan = 0;
@@ -42,14 +43,15 @@ export class WorkspaceIds {
     const sources = new Map<string, Ids>();
     const open = new Set<string>();
     for (const document of this.documents.all()) {
-      const kind = classifyPath(safePath(document.uri));
+      const file = safePath(document.uri);
+      const kind = classifyPath(file);
       if (kind.kind !== 'agentConfig') continue;
-      open.add(document.uri);
+      open.add(file);
       sources.set(label(kind.agentName, sources), this.idsOfOpen(document));
     }
-    for (const [uri, entry] of this.onDisk) {
-      if (open.has(uri)) continue;
-      const kind = classifyPath(safePath(uri));
+    for (const [file, entry] of this.onDisk) {
+      if (open.has(file)) continue;
+      const kind = classifyPath(file);
       if (kind.kind === 'agentConfig') sources.set(label(kind.agentName, sources), entry.ids);
     }
     return indexIds(sources);
@@ -79,21 +81,20 @@ export class WorkspaceIds {
         for (const agent of await listDirectory(agents)) {
           for (const name of ['config.yaml', 'config.yml']) {
             const file = path.join(agents, agent, name);
-            const uri = pathToFileURL(file).href;
             const info = await stat(file).catch(() => null);
             if (!info?.isFile()) continue;
             // GitLab refuses configs over 128 KiB (spec §1.1), so their ids authorize nothing; skipping
             // them also spares a whole-file parse of a generated file at start-up (open ones still count).
             if (info.size > MAX_CONFIG_BYTES) continue;
-            found.add(uri);
-            if (this.onDisk.get(uri)?.mtimeMs === info.mtimeMs) continue;
+            found.add(file);
+            if (this.onDisk.get(file)?.mtimeMs === info.mtimeMs) continue;
             const text = await readFile(file, 'utf8').catch(() => null);
-            if (text !== null) this.onDisk.set(uri, { mtimeMs: info.mtimeMs, ids: idsOfConfig(parseYaml(text).value) });
+            if (text !== null) this.onDisk.set(file, { mtimeMs: info.mtimeMs, ids: idsOfConfig(parseYaml(text).value) });
           }
         }
       }
     }
-    for (const uri of this.onDisk.keys()) if (!found.has(uri)) this.onDisk.delete(uri);
+    for (const file of this.onDisk.keys()) if (!found.has(file)) this.onDisk.delete(file);
   }
 }
 
