@@ -7,48 +7,37 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, before, test } from 'node:test';
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { after, test } from 'node:test';
+import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
 import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterInventory, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
-import type { LspTestClient } from '../support/lspClient';
-import { clusterEnv, kubeConfig, statusCode, type ClusterEnv } from './harness';
-import { execute, startClusterServer, type ProgressValue } from './lsp-support';
+import { statusCode } from './harness';
+import { execute, trustedServerForFile } from './lsp-support';
 
-let env: ClusterEnv;
-let kc: KubeConfig;
-let client: LspTestClient;
-let progress: Map<string | number, ProgressValue[]>;
-let agentNamespace: string;
+const server = trustedServerForFile();
 const AGENT_ID = 7;
+// The apply creates the agent namespace (the inventories' home) when missing; the tool never deletes it.
+const agentNamespace = `lsp-apply-agent-${Date.now().toString(36)}`;
 
-before(async () => {
-  env = await clusterEnv();
-  kc = await kubeConfig('admin');
-  ({ client, progress } = await startClusterServer({ trusted: true }));
-  // The apply creates the agent namespace (the inventories' home) when missing; the tool never deletes it.
-  agentNamespace = `lsp-apply-agent-${Date.now().toString(36)}`;
-});
 after(async () => {
-  await client?.stop();
-  await kc?.makeApiClient(CoreV1Api).deleteNamespace({ name: agentNamespace }).catch((err: unknown) => {
+  await server.kc?.makeApiClient(CoreV1Api).deleteNamespace({ name: agentNamespace }).catch((err: unknown) => {
     if (statusCode(err) !== 404) throw err;
   });
 });
 
-const admin = () => ({ kubeconfigPath: env.kubeconfig, context: env.adminContext });
+const admin = () => ({ kubeconfigPath: server.env.kubeconfig, context: server.env.adminContext });
 
 function scenario(environmentName: string, projectId: number): EnvironmentScenarioArgs {
   return { agentName: 'lsp-agent', agentId: AGENT_ID, projectId, projectPath: 'acme/shop/app', environmentName, scenarioName: 'lsp test' };
 }
 
 function reports(token: string): string[] {
-  return (progress.get(token) ?? []).flatMap((v) => (v.kind === 'report' && v.message ? [v.message] : []));
+  return (server.progress.get(token) ?? []).flatMap((v) => (v.kind === 'report' && v.message ? [v.message] : []));
 }
 
 async function namespaceGone(name: string): Promise<boolean> {
   try {
-    await kc.makeApiClient(CoreV1Api).readNamespace({ name });
+    await server.kc.makeApiClient(CoreV1Api).readNamespace({ name });
     return false;
   } catch (err) {
     if (statusCode(err) === 404) return true;
@@ -61,7 +50,7 @@ test('plan → execute creates the namespace of the built-in default template; r
   const environmentName = 'review/lsp-apply';
   const namespace = `${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}`;
 
-  const planned = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+  const planned = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
   assert.ok(planned.result.ok, JSON.stringify(planned.result));
   const plan = planned.result.value;
   assert.deepEqual(
@@ -76,21 +65,21 @@ test('plan → execute creates the namespace of the built-in default template; r
   assert.match(plan.diff, new RegExp(`\\+\\s+name: ${namespace}`));
   assert.equal(plan.hasConflicts, false);
   assert.equal(plan.noop, false);
-  assert.equal(plan.context, env.adminContext);
+  assert.equal(plan.context, server.env.adminContext);
   assert.equal(await namespaceGone(namespace), true, 'planning changes nothing');
   assert.ok(reports(planned.token).some((m) => m.startsWith('dry-run ')), `dry-run progress: ${reports(planned.token).join(' | ')}`);
 
-  const applied = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
+  const applied = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
   assert.ok(applied.result.ok, JSON.stringify(applied.result));
   assert.match(applied.result.value.summary, /^2 created, 0 updated, 0 unchanged, 0 pruned; inventory .* lists 2 objects\.$/);
   assert.ok(reports(applied.token).some((m) => m.startsWith('created ')), reports(applied.token).join(' | '));
-  assert.equal(progress.get(applied.token)?.at(-1)?.kind, 'end');
-  const live = await kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
+  assert.equal(server.progress.get(applied.token)?.at(-1)?.kind, 'end');
+  const live = await server.kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
   assert.equal(live.status?.phase, 'Active');
   assert.ok(`agent.gitlab.com/env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` in (live.metadata?.labels ?? {}));
 
   // The tree view's listing finds it by GitLab's annotation (spec §2.6), Ready.
-  const listed = await execute<ClusterInventory>(client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
+  const listed = await execute<ClusterInventory>(server.client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
   assert.ok(listed.result.ok, JSON.stringify(listed.result));
   const found = listed.result.value.environments.find((e) => e.namespace === namespace);
   assert.deepEqual(found, {
@@ -103,31 +92,31 @@ test('plan → execute creates the namespace of the built-in default template; r
   });
 
   // A plan runs once.
-  const again = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
+  const again = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
   assert.equal(!again.result.ok && again.result.kind, 'planNotFound');
   assert.match(!again.result.ok ? again.result.message : '', /no longer available.*Run the command again/);
 
-  const replanned = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+  const replanned = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
   assert.ok(replanned.result.ok, JSON.stringify(replanned.result));
   assert.equal(replanned.result.value.noop, true, 'the cluster matches the template');
-  await execute(client, CLUSTER_COMMANDS.discardPlan, { planId: replanned.result.value.planId });
+  await execute(server.client, CLUSTER_COMMANDS.discardPlan, { planId: replanned.result.value.planId });
 
   const inventory = { namespace: agentNamespace, name: `gitlab-env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` };
-  const destroyPlan = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
+  const destroyPlan = await execute<DestroyPlanView>(server.client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
   assert.ok(destroyPlan.result.ok, JSON.stringify(destroyPlan.result));
   assert.deepEqual(destroyPlan.result.value.objects, [
     `RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)}`,
     `Namespace ${namespace}`,
     `ConfigMap ${inventory.namespace}/${inventory.name} (the inventory)`,
   ]);
-  const destroyed = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: destroyPlan.result.value.planId });
+  const destroyed = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: destroyPlan.result.value.planId });
   assert.ok(destroyed.result.ok, JSON.stringify(destroyed.result));
   assert.match(destroyed.result.value.summary, /^2 deleted; inventory deleted\.$/);
   assert.equal(await namespaceGone(namespace), true);
-  const relisted = await execute<ClusterInventory>(client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
+  const relisted = await execute<ClusterInventory>(server.client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
   assert.ok(relisted.result.ok && !relisted.result.value.environments.some((e) => e.namespace === namespace), 'gone from the listing');
 
-  const nothing = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
+  const nothing = await execute<DestroyPlanView>(server.client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
   assert.ok(nothing.result.ok);
   assert.match(nothing.result.value.nothingToDelete ?? '', /There is no inventory .*: nothing to delete/);
 });
@@ -136,7 +125,7 @@ test('a template error comes back with the file, line and column', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lsp-apply-template-'));
   const file = path.join(dir, 'default.yaml');
   writeFileSync(file, 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .environment.nope | lower }}"\n');
-  const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, {
+  const { result } = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, {
     cluster: admin(),
     agentNamespace,
     templateUri: pathToFileURL(file).href,
@@ -147,7 +136,7 @@ test('a template error comes back with the file, line and column', async () => {
 });
 
 test('delete_resources: never refuses to plan a deletion, with GitLab\'s reason (spec §2.3)', async () => {
-  const { result } = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, {
+  const { result } = await execute<DestroyPlanView>(server.client, CLUSTER_COMMANDS.planDestroy, {
     cluster: admin(),
     agentNamespace,
     inventory: { namespace: agentNamespace, name: 'gitlab-env-whatever-1-7' },
@@ -158,9 +147,9 @@ test('delete_resources: never refuses to plan a deletion, with GitLab\'s reason 
 });
 
 test('the restricted identity gets a clear "Forbidden" that names the object and what to do', async () => {
-  const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, {
-    cluster: { kubeconfigPath: env.kubeconfig, context: env.restrictedContext },
-    agentNamespace: env.restrictedNamespace,
+  const { result } = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, {
+    cluster: { kubeconfigPath: server.env.kubeconfig, context: server.env.restrictedContext },
+    agentNamespace: server.env.restrictedNamespace,
     scenario: scenario('review/forbidden', 2),
   });
   assert.equal(result.ok, false);
@@ -175,7 +164,7 @@ test('an unreachable API server is a clear message, not a hang or a crash', asyn
     file,
     'apiVersion: v1\nkind: Config\nclusters:\n- name: gone\n  cluster:\n    server: https://127.0.0.1:1\n    insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: gone\n  context:\n    cluster: gone\n    user: u\ncurrent-context: gone\n',
   );
-  const { result } = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: { kubeconfigPath: file }, agentNamespace, scenario: scenario('review/gone', 3) });
+  const { result } = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, { cluster: { kubeconfigPath: file }, agentNamespace, scenario: scenario('review/gone', 3) });
   assert.equal(!result.ok && result.kind, 'unreachable', JSON.stringify(result));
   assert.match(!result.ok ? result.message : '', /Cannot reach the cluster.*Check the context's server address/);
 });
@@ -185,35 +174,35 @@ test('fields owned by another manager: the plan names it, execute without force 
   const environmentName = 'review/lsp-conflict';
   const namespace = `${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}`;
   const label = `agent.gitlab.com/id-${AGENT_ID}`;
-  const first = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+  const first = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
   assert.ok(first.result.ok, JSON.stringify(first.result));
-  const applied = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: first.result.value.planId });
+  const applied = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: first.result.value.planId });
   assert.ok(applied.result.ok, JSON.stringify(applied.result));
   try {
     // Someone else takes over one of the labels GitLab's metadata sets (spec §2.6).
-    await kc.makeApiClient(CoreV1Api).patchNamespace(
+    await server.kc.makeApiClient(CoreV1Api).patchNamespace(
       { name: namespace, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [label]: 'theirs' } } }, fieldManager: 'someone-else', force: true },
       setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
     );
-    const planned = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+    const planned = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
     assert.ok(planned.result.ok, JSON.stringify(planned.result));
     assert.equal(planned.result.value.hasConflicts, true);
     const conflicted = planned.result.value.objects.find((o) => o.id === `Namespace ${namespace}`);
     assert.deepEqual(conflicted?.conflict?.managers, ['someone-else']);
 
-    const refused = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: planned.result.value.planId });
+    const refused = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: planned.result.value.planId });
     assert.equal(!refused.result.ok && refused.result.kind, 'conflict');
     assert.match(!refused.result.ok ? refused.result.message : '', /owned by "someone-else".*Apply again with force/);
 
-    const again = await execute<ApplyPlanView>(client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
+    const again = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, { cluster: admin(), agentNamespace, scenario: scenario(environmentName, projectId) });
     assert.ok(again.result.ok);
-    const forced = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: again.result.value.planId, force: true });
+    const forced = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: again.result.value.planId, force: true });
     assert.ok(forced.result.ok, JSON.stringify(forced.result));
-    const live = await kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
+    const live = await server.kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
     assert.equal(live.metadata?.labels?.[label], '', 'our value again');
   } finally {
     const inventory = { namespace: agentNamespace, name: `gitlab-env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` };
-    const plan = await execute<DestroyPlanView>(client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
-    if (plan.result.ok) await execute(client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.result.value.planId });
+    const plan = await execute<DestroyPlanView>(server.client, CLUSTER_COMMANDS.planDestroy, { cluster: admin(), agentNamespace, inventory });
+    if (plan.result.ok) await execute(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.result.value.planId });
   }
 });

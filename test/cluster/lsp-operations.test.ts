@@ -3,33 +3,20 @@
 // operation cleanly with a "cancelled" result, the server's own cancellable progress
 // (window/workDoneProgress/create + cancel) does the same, and the server keeps serving afterwards.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { test } from 'node:test';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { CancellationTokenSource } from 'vscode-jsonrpc';
 import { CLUSTER_COMMANDS, type ClusterCommandResult, type ClusterInventory, type ContextList, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
-import type { LspTestClient } from '../support/lspClient';
-import { clusterEnv, kubeConfig, statusCode, uniqueNamespace, waitFor, type ClusterEnv } from './harness';
-import { execute, startClusterServer, type ProgressValue } from './lsp-support';
+import { statusCode, uniqueNamespace, waitFor } from './harness';
+import { execute, trustedServerForFile } from './lsp-support';
 
 const HOLD_FINALIZER = 'agentcfg.test/hold';
-let env: ClusterEnv;
-let kc: KubeConfig;
-let client: LspTestClient;
-let progress: Map<string | number, ProgressValue[]>;
-
-before(async () => {
-  env = await clusterEnv();
-  kc = await kubeConfig('admin');
-  ({ client, progress } = await startClusterServer({ trusted: true }));
-});
-after(async () => {
-  await client?.stop();
-});
+const server = trustedServerForFile();
 
 /** A unique-mode workspace namespace `gl-rd-ns-<name>` (spec §5.1) holding one ConfigMap. */
 async function workspaceNamespace(label: string, options: { held?: boolean } = {}): Promise<{ name: string; namespace: string }> {
   const namespace = await uniqueNamespace(`gl-rd-ns-${label}`);
-  const core = kc.makeApiClient(CoreV1Api);
+  const core = server.kc.makeApiClient(CoreV1Api);
   await core.createNamespacedConfigMap({
     namespace,
     body: { metadata: { name: 'workspace-data', ...(options.held ? { finalizers: [HOLD_FINALIZER] } : {}) }, data: { a: 'b' } },
@@ -38,7 +25,7 @@ async function workspaceNamespace(label: string, options: { held?: boolean } = {
 }
 
 async function release(namespace: string): Promise<void> {
-  const core = kc.makeApiClient(CoreV1Api);
+  const core = server.kc.makeApiClient(CoreV1Api);
   try {
     const cm = await core.readNamespacedConfigMap({ namespace, name: 'workspace-data' });
     await core.replaceNamespacedConfigMap({ namespace, name: 'workspace-data', body: { ...cm, metadata: { ...cm.metadata, finalizers: [] } } });
@@ -47,41 +34,41 @@ async function release(namespace: string): Promise<void> {
   }
 }
 
-const cluster = () => ({ kubeconfigPath: env.kubeconfig, context: env.adminContext });
+const cluster = () => ({ kubeconfigPath: server.env.kubeconfig, context: server.env.adminContext });
 
 test('terminate workspace reports $/progress for the client token: begin, Terminating, Terminated, end (seed 001)', async () => {
   const ws = await workspaceNamespace('progress');
   // The workspace Deployment agentk's informer would see (spec §5.2): the tree view lists it.
-  await kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
+  await server.kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
     namespace: ws.namespace,
     body: {
       metadata: { name: ws.name, labels: { 'agent.gitlab.com/id': '7' } },
       spec: { replicas: 0, selector: { matchLabels: { app: ws.name } }, template: { metadata: { labels: { app: ws.name } }, spec: { containers: [{ name: 'dev', image: 'busybox' }] } } },
     },
   });
-  const listed = await execute<ClusterInventory>(client, CLUSTER_COMMANDS.listClusterObjects, { cluster: cluster() });
+  const listed = await execute<ClusterInventory>(server.client, CLUSTER_COMMANDS.listClusterObjects, { cluster: cluster() });
   assert.ok(listed.result.ok, JSON.stringify(listed.result));
   const row = listed.result.value.workspaces.find((w) => w.name === ws.name);
   assert.deepEqual(row && { name: row.name, namespace: row.namespace, mode: row.mode }, { name: ws.name, namespace: ws.namespace, mode: 'unique' });
   // The preview reads only: what the first step would delete; the namespace stays.
-  const preview = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique', dryRun: true });
+  const preview = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique', dryRun: true });
   assert.ok(preview.result.ok, JSON.stringify(preview.result));
   assert.deepEqual(preview.result.value.lines.map((l) => l.object), [`Namespace ${ws.namespace}`]);
-  assert.equal((await kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace })).status?.phase, 'Active');
+  assert.equal((await server.kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace })).status?.phase, 'Active');
 
-  const { result, token } = await execute<ExecutionReport>(client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' });
+  const { result, token } = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' });
   assert.ok(result.ok, JSON.stringify(result));
   assert.match(result.value.summary, new RegExp(`Workspace ${ws.name} is Terminated; progress reported: Terminating → Terminated`));
   assert.deepEqual(result.value.lines, [{ object: `Namespace ${ws.namespace}`, result: 'deleted', ok: true }]);
 
-  const values = progress.get(token) ?? [];
+  const values = server.progress.get(token) ?? [];
   assert.equal(values[0]?.kind, 'begin');
   assert.equal(values[0]?.kind === 'begin' && values[0].title, `Terminating workspace ${ws.name}`);
   assert.equal(values[0]?.kind === 'begin' && values[0].cancellable, true);
   const messages = values.filter((v) => v.kind === 'report').map((v) => v.message);
   assert.deepEqual(messages, [`${ws.name}: Terminating`, `${ws.name}: Terminated`], 'each progress value once, only when it changes');
   assert.equal(values.at(-1)?.kind, 'end');
-  await assert.rejects(kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace }), (err: unknown) => statusCode(err) === 404);
+  await assert.rejects(server.kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace }), (err: unknown) => statusCode(err) === 404);
 });
 
 test('$/cancelRequest stops a termination that is waiting, with a "cancelled" result, and the server keeps serving', async () => {
@@ -89,20 +76,20 @@ test('$/cancelRequest stops a termination that is waiting, with a "cancelled" re
   try {
     const token = 'cancel-me';
     const source = new CancellationTokenSource();
-    const pending = client.connection.sendRequest<ClusterCommandResult<ExecutionReport>>(
+    const pending = server.client.connection.sendRequest<ClusterCommandResult<ExecutionReport>>(
       'workspace/executeCommand',
       { command: CLUSTER_COMMANDS.terminateWorkspace, arguments: [{ cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' }], workDoneToken: token },
       source.token,
     );
     // The namespace cannot go (a finalizer holds its ConfigMap): the run waits, reporting Terminating.
-    await waitFor('the Terminating progress report', async () => (progress.get(token) ?? []).some((v) => v.kind === 'report' && v.message?.endsWith('Terminating')));
+    await waitFor('the Terminating progress report', async () => (server.progress.get(token) ?? []).some((v) => v.kind === 'report' && v.message?.endsWith('Terminating')));
     source.cancel();
     const result = await pending;
     assert.equal(result.ok, false);
     assert.equal(!result.ok && result.kind, 'cancelled');
     assert.match(!result.ok ? result.message : '', /^Cancelled.*Running the operation again finishes it\./);
-    assert.equal(progress.get(token)?.at(-1)?.kind, 'end', 'the progress is closed');
-    const { result: after } = await execute<ContextList>(client, CLUSTER_COMMANDS.listContexts, { kubeconfigPath: env.kubeconfig });
+    assert.equal(server.progress.get(token)?.at(-1)?.kind, 'end', 'the progress is closed');
+    const { result: after } = await execute<ContextList>(server.client, CLUSTER_COMMANDS.listContexts, { kubeconfigPath: server.env.kubeconfig });
     assert.equal(after.ok, true);
   } finally {
     await release(ws.namespace);
@@ -112,22 +99,22 @@ test('$/cancelRequest stops a termination that is waiting, with a "cancelled" re
 test('without a workDoneToken the server creates a cancellable progress; its Cancel stops the operation', async () => {
   const ws = await workspaceNamespace('servercancel', { held: true });
   const created: (string | number)[] = [];
-  client.connection.onRequest('window/workDoneProgress/create', (params: { token: string | number }) => {
+  server.client.connection.onRequest('window/workDoneProgress/create', (params: { token: string | number }) => {
     created.push(params.token);
     return null;
   });
   try {
-    const pending = client.request<ClusterCommandResult<ExecutionReport>>('workspace/executeCommand', {
+    const pending = server.client.request<ClusterCommandResult<ExecutionReport>>('workspace/executeCommand', {
       command: CLUSTER_COMMANDS.terminateWorkspace,
       arguments: [{ cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' }],
     });
     const token = await waitFor('the server to report Terminating on its own progress', async () => {
       const own = created.at(-1);
-      return own !== undefined && (progress.get(own) ?? []).some((v) => v.kind === 'report' && v.message?.endsWith('Terminating')) ? own : undefined;
+      return own !== undefined && (server.progress.get(own) ?? []).some((v) => v.kind === 'report' && v.message?.endsWith('Terminating')) ? own : undefined;
     });
-    const begin = progress.get(token)?.[0];
+    const begin = server.progress.get(token)?.[0];
     assert.ok(begin?.kind === 'begin' && begin.cancellable === true, 'the server-created progress offers Cancel');
-    await client.connection.sendNotification('window/workDoneProgress/cancel', { token });
+    await server.client.connection.sendNotification('window/workDoneProgress/cancel', { token });
     const result = await pending;
     assert.equal(!result.ok && result.kind, 'cancelled', JSON.stringify(result));
   } finally {

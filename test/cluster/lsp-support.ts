@@ -2,9 +2,12 @@
  * Speaking to the built language server's cluster commands over stdio, as an editor does:
  * `workspace/executeCommand` with a `workDoneToken`, collecting the `$/progress` it reports.
  */
+import { after, before } from 'node:test';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProgressToken, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver-protocol';
 import type { ClusterCommandId, ClusterCommandResult } from '../../server/src/lsp/cluster/protocol';
 import { LspTestClient } from '../support/lspClient';
+import { clusterEnv, kubeConfig, type ClusterEnv } from './harness';
 
 export type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
@@ -22,6 +25,32 @@ export async function startClusterServer(options: { trusted: boolean | undefined
   });
   client.connection.onRequest('window/workDoneProgress/create', () => null);
   return { client, progress };
+}
+
+/** What the tests of one file share: the cluster, the admin kubeconfig, one trusted server and its progress. */
+export interface ClusterServerFixture {
+  readonly env: ClusterEnv;
+  readonly kc: KubeConfig;
+  readonly client: LspTestClient;
+  readonly progress: Map<ProgressToken, ProgressValue[]>;
+}
+
+/**
+ * One trusted server for a whole test file: started in `before` (after `prepare`, e.g. installing
+ * CRDs, with the admin kubeconfig) and stopped in `after`. The fields are there once `before` ran.
+ */
+export function trustedServerForFile(prepare?: (kc: KubeConfig) => Promise<unknown>): ClusterServerFixture {
+  const fixture: Partial<{ -readonly [K in keyof ClusterServerFixture]: ClusterServerFixture[K] }> = {};
+  before(async () => {
+    fixture.env = await clusterEnv();
+    fixture.kc = await kubeConfig('admin');
+    await prepare?.(fixture.kc);
+    Object.assign(fixture, await startClusterServer({ trusted: true }));
+  });
+  after(async () => {
+    await fixture.client?.stop();
+  });
+  return fixture as ClusterServerFixture;
 }
 
 let tokens = 0;
