@@ -128,8 +128,19 @@ function safePath(uri: string): string {
   }
 }
 
-/** The workspace folders of `initialize` as file-system paths (the root URI when the client sends no folders). */
+/**
+ * The workspace folders of `initialize` as file-system paths (the root URI when the client sends no
+ * folders). Folders that are not local paths here (other schemes, a `file://host/` share off Windows)
+ * are left out: they cannot be scanned, and `initialize` must not fail over them.
+ */
 export function workspaceFolderPaths(params: { workspaceFolders?: { uri: string }[] | null; rootUri?: string | null }): string[] {
   const uris = params.workspaceFolders?.length ? params.workspaceFolders.map((f) => f.uri) : params.rootUri ? [params.rootUri] : [];
-  return uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+  return uris.flatMap((uri) => {
+    if (!uri.startsWith('file:')) return [];
+    try {
+      return [fileURLToPath(uri)];
+    } catch {
+      return [];
+    }
+  });
 }
