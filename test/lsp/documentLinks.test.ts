@@ -67,3 +67,9 @@ test('without the file the tooltip says GitLab uses the built-in default templat
 test('no resource_management, no links', async () => {
   assert.deepEqual(await links('no-resource-management', 'ci_access:\n  projects:\n    - id: acme/app\n'), []);
 });
+
+test('a config whose URI is not a local path here (file://host/share off Windows): no links, and no error', { skip: process.platform === 'win32' }, async () => {
+  const uri = 'file://fileserver/share/.gitlab/agents/remote/config.yaml';
+  await client.open(uri, CONFIG);
+  assert.deepEqual(await client.request<DocumentLink[]>('textDocument/documentLink', { textDocument: { uri } }), []);
+});

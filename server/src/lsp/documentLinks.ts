@@ -25,10 +25,11 @@ export class DocumentLinksFeature {
 
   private async links(uri: string): Promise<DocumentLink[]> {
     const config = this.models.agentConfig(uri);
-    if (!config || !uri.startsWith('file:')) return [];
+    const file = localPath(uri);
+    if (!config || file === null) return [];
     const keys = resourceManagementKeys(config.doc.contents);
     if (!keys.length) return [];
-    const template = path.join(path.dirname(fileURLToPath(uri)), ...TEMPLATE_PATH);
+    const template = path.join(path.dirname(file), ...TEMPLATE_PATH);
     const exists = (await stat(template).catch(() => null))?.isFile() ?? false;
     const target = pathToFileURL(template).href;
     const tooltip = exists
@@ -67,4 +68,14 @@ function pairOf(map: unknown, key: string): Pair | null {
 
 function valueOf(map: unknown, key: string): unknown {
   return pairOf(map, key)?.value ?? null;
+}
+
+/** The file-system path of a `file:` URI, or null when it is not a local path here (whether the template exists is unknowable). */
+function localPath(uri: string): string | null {
+  if (!uri.startsWith('file:')) return null;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return null;
+  }
 }
