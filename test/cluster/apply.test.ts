@@ -11,6 +11,7 @@ import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import { FIELD_MANAGER } from '../../server/src/cluster/kube/session';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { installFluxCrds, kubeConfig, statusCode } from './harness';
+import { acmeShopEnvironmentAnnotation } from '../support/gitlabAnnotation';
 
 const TEMPLATE = fixtureTemplate('namespace-sa-rolebinding.yaml');
 
@@ -40,21 +41,7 @@ test('fresh apply creates every object with GitLab labels/annotation (spec §2.6
     await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns }),
     await rbac.readNamespacedRoleBinding({ name: `bind-7-42-${slug}`, namespace: ns }),
   ];
-  const expectedAnnotation = {
-    environment_id: 99,
-    environment_name: env.data.environment.name,
-    environment_slug: slug,
-    environment_page_url: 'https://gitlab.com/acme/shop/-/environments/99',
-    environment_tier: 'development',
-    agent_id: 7,
-    agent_name: 'prod',
-    agent_url: 'https://gitlab.com/acme/shop/-/cluster_agents/prod',
-    project_id: 42,
-    project_slug: 'shop',
-    project_path: 'acme/shop',
-    project_url: 'https://gitlab.com/acme/shop',
-    template_name: 'default',
-  };
+  const expectedAnnotation = acmeShopEnvironmentAnnotation({ id: 99, name: env.data.environment.name, slug });
   for (const object of live) {
     const { labels, annotations } = gitlabMetadata(object.metadata);
     assert.deepEqual(labels, {

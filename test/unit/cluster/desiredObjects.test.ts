@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { prepareEnvironment } from '../../../server/src/cluster/apply/environment';
 import { desiredObjects } from '../../../server/src/cluster/apply/desiredObjects';
 import { buildTemplateData } from '../../../server/src/engine/template/templateVariables';
+import { acmeShopEnvironmentAnnotation } from '../../support/gitlabAnnotation';
 
 const built = buildTemplateData(
   { projectPath: 'acme/shop', projectId: 42, environmentName: 'review/feature-x', environmentUrl: 'https://x.example', ref: 'main', defaultBranch: 'main' },
@@ -30,22 +31,7 @@ test('spec §2.6: exact labels and annotation; the owning-inventory annotation; 
   assert.equal(m.annotations!['config.k8s.io/owning-inventory'], 'inv');
   assert.equal(
     m.annotations![`agent.gitlab.com/env-${slug}-42-7`],
-    JSON.stringify({
-      environment_id: 3,
-      environment_name: 'review/feature-x',
-      environment_slug: slug,
-      environment_url: 'https://x.example',
-      environment_page_url: 'https://gitlab.com/acme/shop/-/environments/3',
-      environment_tier: 'development',
-      agent_id: 7,
-      agent_name: 'prod',
-      agent_url: 'https://gitlab.com/acme/shop/-/cluster_agents/prod',
-      project_id: 42,
-      project_slug: 'shop',
-      project_path: 'acme/shop',
-      project_url: 'https://gitlab.com/acme/shop',
-      template_name: 'default',
-    }),
+    JSON.stringify(acmeShopEnvironmentAnnotation({ id: 3, name: 'review/feature-x', slug, url: 'https://x.example' })),
   );
 });
 
