@@ -108,3 +108,15 @@ describe('§2.1/§2.7 resource management assumes ci_job impersonation', () => {
     assert.equal(configCrossFileDiagnostics(files(managed('acme/app', 'agent'), DEFAULT_ENVIRONMENT_TEMPLATE)).length, 1);
   });
 });
+
+describe('one diagnostic per template place', () => {
+  test('§4.1 scenarios that render a place differently each get their own value and reason in its message', () => {
+    const template = namespaceObject('"{{ .project.slug }}-{{ .environment.name }}"');
+    const diagnostics = templateCrossFileDiagnostics(files(managed('acme/My_App'), template));
+    assert.equal(diagnostics.length, 1);
+    const [d] = diagnostics;
+    assert.match(d.message, /renders as "My_App-production".*— in scenario "default branch → production" \(project acme\/My_App\), "tag release" \(project acme\/My_App\)\./);
+    assert.match(d.message, /renders as "My_App-review\/feature-login".*— in scenario "feature branch → review app" \(project acme\/My_App\)\./);
+    assert.deepEqual(d.data?.scenarios, ['"default branch → production" (project acme/My_App)', '"feature branch → review app" (project acme/My_App)', '"tag release" (project acme/My_App)']);
+  });
+});

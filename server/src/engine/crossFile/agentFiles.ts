@@ -202,30 +202,47 @@ function templateRange(index: TextIndex, segments: readonly OutputSegment[], sta
   return index.range(first.start, Math.max(first.end, last?.end ?? first.end));
 }
 
-/** Problems collected over many renderings: one diagnostic per place and message kind, naming the scenarios. */
+/** How many distinct renderings of one place a message describes before it only counts the rest. */
+const MAX_RENDERINGS_SHOWN = 3;
+
+/**
+ * Problems collected over many renderings: one diagnostic per place and code, naming the scenarios.
+ * Scenarios that render the place differently (a namespace from `.environment.name`) get their own
+ * sentence, so each value is shown with the scenarios that produce it.
+ */
 class Findings {
-  private readonly byPlace = new Map<string, { range: Range; severity: 'error' | 'warning'; code: string; message: string; scenarios: string[] }>();
+  private readonly byPlace = new Map<string, { range: Range; severity: 'error' | 'warning'; code: string; scenariosByMessage: Map<string, string[]>; scenarios: string[] }>();
 
   add(range: Range, severity: 'error' | 'warning', code: string, message: string, scenario: string): void {
     const key = `${code}|${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
-    const found = this.byPlace.get(key);
-    if (found) {
-      if (!found.scenarios.includes(scenario)) found.scenarios.push(scenario);
-      return;
-    }
-    this.byPlace.set(key, { range, severity, code, message, scenarios: [scenario] });
+    let place = this.byPlace.get(key);
+    if (!place) this.byPlace.set(key, (place = { range, severity, code, scenariosByMessage: new Map(), scenarios: [] }));
+    if (!place.scenarios.includes(scenario)) place.scenarios.push(scenario);
+    const scenarios = place.scenariosByMessage.get(message);
+    if (!scenarios) place.scenariosByMessage.set(message, [scenario]);
+    else if (!scenarios.includes(scenario)) scenarios.push(scenario);
   }
 
   diagnostics(): EngineDiagnostic[] {
+    const assumed = `(ids assumed: project ${PLACEHOLDER_PROJECT_ID}, agent ${PLACEHOLDER_AGENT_ID})`;
     return [...this.byPlace.values()].map((f) => {
-      const shown = f.scenarios.slice(0, 3).join(', ') + (f.scenarios.length > 3 ? ` and ${f.scenarios.length - 3} more` : '');
-      return {
-        range: f.range,
-        severity: f.severity,
-        code: f.code,
-        message: `${f.message} — in scenario ${shown} (ids assumed: project ${PLACEHOLDER_PROJECT_ID}, agent ${PLACEHOLDER_AGENT_ID}).`,
-        data: { scenarios: f.scenarios },
-      };
+      const renderings = [...f.scenariosByMessage];
+      const inScenarios = ([message, scenarios]: [string, string[]]) => `${message} — in scenario ${listed(scenarios)}`;
+      let message: string;
+      if (renderings.length === 1) {
+        message = `${inScenarios(renderings[0]!)} ${assumed}.`;
+      } else {
+        const hidden = renderings.length - MAX_RENDERINGS_SHOWN;
+        const lines = renderings.slice(0, MAX_RENDERINGS_SHOWN).map((r) => `${inScenarios(r)}.`);
+        if (hidden > 0) lines.push(`${hidden} more rendering${hidden > 1 ? 's' : ''} of this place ${hidden > 1 ? 'have' : 'has'} problems too.`);
+        // One line: the command line prints each diagnostic on one.
+        message = `${lines.join(' ')} ${assumed}.`;
+      }
+      return { range: f.range, severity: f.severity, code: f.code, message, data: { scenarios: f.scenarios } };
     });
   }
+}
+
+function listed(scenarios: readonly string[]): string {
+  return scenarios.slice(0, 3).join(', ') + (scenarios.length > 3 ? ` and ${scenarios.length - 3} more` : '');
 }
