@@ -27,6 +27,7 @@ const CASES: readonly (readonly [name: string, source: string, expected: unknown
   ['value of a key', 'observability:\n  logging:\n    level: de‸bug', { kind: 'value', path: ['observability', 'logging', 'level'], prefix: 'de', text: 'debug' }],
   ['value on a list item line', 'ci_access:\n  projects:\n    - id: ac‸me', { kind: 'value', path: ['ci_access', 'projects', 0, 'id'], prefix: 'ac', text: 'acme' }],
   ['quoted value with a comment after it', 'a:\n  b: "x‸y" # note', { kind: 'value', path: ['a', 'b'], prefix: '"x', text: '"xy"' }],
+  ['new item between two items (binary search)', 'l:\n  - a: 1\n  - a: 2\n  - ke‸\n  - a: 3\n  - a: 4\n', { kind: 'key', path: ['l', 2], newItem: true, prefix: 'ke' }],
   ['item among 3 entries (binary search)', 'l:\n  - a: 1\n  - a: 2\n  - a: 3\n    ‸\n  - a: 4\n', { kind: 'key', path: ['l', 2], newItem: false }],
   ['in a comment', 'a: 1 # b‸', null],
   ['in a flow mapping', 'a: {b‸', null],
