@@ -449,3 +449,27 @@ test('unique mode, crash after the namespace deletion was requested: the run wai
   assert.equal(run.progress, 'Terminated');
   assert.equal(await namespaceExists(admin, namespace), false);
 });
+
+test('guard: a payload that annotated a system namespace as its own never gets it deleted; termination leaves it and finishes', async (t) => {
+  const { admin, ws, namespace, s, target, apply } = await uniqueWorkspace(t);
+  await apply();
+  // A payload (not one Rails generates) that claims the `default` namespace for the workspace inventory.
+  const claim = [
+    workspaceConfigToApply(ws),
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n' +
+      `  name: default\n  namespace: ${namespace}\n  annotations:\n    config.k8s.io/owning-inventory: ${ws.name}-workspace-inventory\n`,
+  ].join('---\n');
+  const core = admin.makeApiClient(CoreV1Api);
+  t.after(() =>
+    // Give back what the payload took: an empty apply as agentk removes every field agentk owns on `default`.
+    core.patchNamespace({ name: 'default', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, fieldManager: 'agentk', force: true }, setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply)),
+  );
+  value(await applyWorkspace(s, claim));
+  assert.equal((await core.readNamespace({ name: 'default' })).metadata?.annotations?.['config.k8s.io/owning-inventory'], `${ws.name}-workspace-inventory`);
+
+  const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
+  assert.equal(run.progress, 'Terminated');
+  const pruned = run.cycles.flatMap((c) => c.deleted);
+  assert.ok(!pruned.some((d) => d.startsWith('Namespace ') && d.endsWith('/default')), `default is not among the deleted: ${pruned.join(', ')}`);
+  assert.equal((await core.readNamespace({ name: 'default' })).status?.phase, 'Active');
+});

@@ -30,16 +30,22 @@ export function owningInventory(live: KubernetesObject | undefined): string | un
   return id === undefined || id === '' ? undefined : id;
 }
 
+/**
+ * Why this object must never be deleted, whoever tracks it: a protected namespace (undefined when it
+ * is not one). Every delete path asks, because an inventory or a payload can list anything.
+ * `agentNamespace` is undefined where the agent's namespace is not known (workspaces).
+ */
+export function protectedNamespaceReason(ref: Pick<InventoryRef, 'group' | 'kind' | 'name'>, agentNamespace?: string): string | undefined {
+  if (ref.group !== '' || ref.kind !== 'Namespace') return undefined;
+  if (SYSTEM_NAMESPACES.includes(ref.name)) return `namespace '${ref.name}' is a system namespace and is never deleted`;
+  if (ref.name === agentNamespace) return `namespace '${ref.name}' is where the agent runs (and keeps its inventories) and is never deleted`;
+  return undefined;
+}
+
 /** May this object be deleted (destroy) or pruned (apply) on behalf of inventory `inventoryId`? */
 export function mayDelete(ref: InventoryRef, live: KubernetesObject | undefined, inventoryId: string, agentNamespace: string): GuardVerdict {
-  if (ref.group === '' && ref.kind === 'Namespace' && isProtectedNamespace(ref.name, agentNamespace)) {
-    return {
-      allowed: false,
-      reason: SYSTEM_NAMESPACES.includes(ref.name)
-        ? `namespace '${ref.name}' is a system namespace and is never deleted`
-        : `namespace '${ref.name}' is where the agent runs (and keeps its inventories) and is never deleted`,
-    };
-  }
+  const protectedReason = protectedNamespaceReason(ref, agentNamespace);
+  if (protectedReason) return { allowed: false, reason: protectedReason };
   if (!live) return ALLOWED;
   const owner = owningInventory(live);
   if (owner !== inventoryId) {

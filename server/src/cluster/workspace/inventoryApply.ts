@@ -17,6 +17,7 @@ import { withPreferredVersion } from '../kube/discovery';
 import { headerOf, refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
+import { protectedNamespaceReason } from '../guards';
 import type { InventoryGroup, ManifestObject } from './configToApply';
 
 /** cli-utils lifecycle annotations that keep an object when it leaves the inventory (spec §5.3). */
@@ -121,6 +122,9 @@ type PruneResult = { type: 'gone' } | { type: 'terminating' } | { type: 'abandon
 
 /** Deletes one pruned object, unless it is not ours to delete. */
 async function pruneOne(session: ClusterSession, entry: InventoryRef, inventoryId: string, options: InventoryApplyOptions): Promise<ClusterOutcome<PruneResult>> {
+  // A payload can annotate a system namespace as its own; that never makes it deletable.
+  const protectedReason = protectedNamespaceReason(entry);
+  if (protectedReason) return ok({ type: 'abandoned', reason: protectedReason });
   const full = await withPreferredVersion(session, entry);
   if (isFailure(full)) return full;
   const ref = full.value;
