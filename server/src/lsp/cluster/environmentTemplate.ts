@@ -3,23 +3,24 @@ import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
-import type { EnvironmentTier } from '../../engine/vars/environment-tier';
+import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
 import { integer, record, text } from './args';
+import { InvalidArguments } from './commandRouter';
 import type { ClusterCommandResult, EnvironmentScenarioArgs } from './protocol';
-
-const TIERS = new Set(['production', 'staging', 'testing', 'development', 'other']);
 
 /** Reads {@link EnvironmentScenarioArgs}, every field checked. */
 export function readScenario(value: unknown): EnvironmentScenarioArgs {
   const s = record(value, '"scenario"');
   const tier = text(s, 'environmentTier', { optional: true });
+  // Refused, not dropped: without it the template would render with the tier GitLab guesses.
+  if (tier !== undefined && !ENVIRONMENT_TIERS.includes(tier as EnvironmentTier)) throw new InvalidArguments(`"environmentTier" must be one of ${ENVIRONMENT_TIERS.join(', ')}`);
   return {
     agentName: text(s, 'agentName'),
     agentId: integer(s, 'agentId'),
     projectId: integer(s, 'projectId'),
     projectPath: text(s, 'projectPath'),
     environmentName: text(s, 'environmentName'),
-    ...(tier && TIERS.has(tier) ? { environmentTier: tier } : {}),
+    ...(tier ? { environmentTier: tier } : {}),
     ...optional('agentProjectPath', text(s, 'agentProjectPath', { optional: true })),
     ...optional('scenarioName', text(s, 'scenarioName', { optional: true })),
     ...optional('ref', text(s, 'ref', { optional: true })),
