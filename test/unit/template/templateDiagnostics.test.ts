@@ -55,6 +55,15 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.equal(d.data, undefined);
   });
 
+  test('§2.3 an unquoted {{ key: the fix quotes the key alone, so the entry stays a mapping entry', () => {
+    const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: x\n      labels:\n        {{ .project.slug }}-team: "true"  # owner\n';
+    const d = only(validateEnvironmentTemplate(text), 'template.unquotedAction');
+    assert.deepEqual(d.range, rangeOf(text, '{{ .project.slug }}-team'));
+    assert.equal(d.data?.replacement, '"{{ .project.slug }}-team"');
+    assert.match(d.message, /This key starts with `\{\{`/);
+    assert.match(d.message, /Quote the whole key: "\{\{ \.project\.slug \}\}-team"\./);
+  });
+
   test('quoted values and comments with {{ are not flagged', () => {
     const text = `${namespace("'{{ .environment.slug }}'")}# {{ .environment.name }} in a comment\napply_resources: on_start\n`;
     assert.deepEqual(validateEnvironmentTemplate(text).map((d) => d.code), []);

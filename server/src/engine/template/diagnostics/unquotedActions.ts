@@ -11,13 +11,16 @@ import type { TextIndex } from '../../text/textIndex';
 /** Control actions cannot become strings: quoting `{{ if … }}` would change the template. */
 const CONTROL_ACTION = /^\{\{-?\s*(if|else|end|range|with|define|block|template|break|continue)\b/;
 
-const WHY = 'This value starts with `{{`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3).';
+/** A mapping key or a value (a key is quoted alone: quoting up to the line end would swallow its value). */
+type Role = 'key' | 'value';
 
-/** What to do, by where the value is. */
-const ADVICE: Record<'inFlow' | 'control' | 'value', (value: string) => string> = {
+const why = (what: Role | 'line') => `This ${what} starts with \`{{\`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3).`;
+
+/** What to do, by where the text is. */
+const ADVICE: Record<'inFlow' | 'control' | 'quote', (text: string, role: Role) => string> = {
   inFlow: () => 'Quote it.',
   control: () => 'Put control actions such as `{{ if … }}` or `{{ end }}` in a YAML comment (`# {{ if … }}`): the template still evaluates them.',
-  value: (value) => `Quote the whole value: ${quoteYamlValue(value)}.`,
+  quote: (text, role) => `Quote the whole ${role}: ${quoteYamlValue(text)}.`,
 };
 
 /** Every unquoted `{{` value: an error on the value, with the quoted text as the fix when there is one. */
@@ -36,15 +39,17 @@ export function unquotedActionDiagnostics(doc: Document, text: string, index: Te
       const parent = path[path.length - 1];
       const container = isPair(parent) ? path[path.length - 2] : parent;
       const inFlow = isCollection(container) && Boolean(container.flow);
-      const end = inFlow ? node.range[1] : valueEnd(text, start, index.lineEnd(line));
-      const value = text.slice(start, end);
-      const kind = inFlow ? 'inFlow' : CONTROL_ACTION.test(value) ? 'control' : 'value';
+      const role: Role = isPair(parent) && parent.key === node ? 'key' : 'value';
+      const end = inFlow ? node.range[1] : actionTextEnd(text, start, index.lineEnd(line), role);
+      const written = text.slice(start, end);
+      const kind = inFlow ? 'inFlow' : CONTROL_ACTION.test(written) ? 'control' : 'quote';
       out.push({
         range: index.range(start, end),
         severity: 'error',
         code: 'template.unquotedAction',
-        message: `${WHY} ${ADVICE[kind](value)}`,
-        ...(kind === 'value' ? { data: { replacement: quoteYamlValue(value) } } : {}),
+        // A control action stands in for a line of its own, whether YAML took it for a key or a value.
+        message: `${why(kind === 'control' ? 'line' : role)} ${ADVICE[kind](written, role)}`,
+        ...(kind === 'quote' ? { data: { replacement: quoteYamlValue(written) } } : {}),
       });
       return visit.SKIP;
     },
@@ -52,8 +57,12 @@ export function unquotedActionDiagnostics(doc: Document, text: string, index: Te
   return out;
 }
 
-/** The value runs to the end of the line, before a ` #` comment that is outside the actions. */
-function valueEnd(text: string, start: number, lineEnd: number): number {
+/**
+ * Where the unquoted text ends, outside the actions: a value runs to the end of the line, before a
+ * ` #` comment; a key ends at its `: ` (or a `:` at the line end).
+ */
+function actionTextEnd(text: string, start: number, lineEnd: number, role: Role): number {
+  const trimmedEnd = (end: number) => start + text.slice(start, end).trimEnd().length;
   let depth = 0;
   for (let i = start; i < lineEnd; i++) {
     if (text.startsWith('{{', i)) {
@@ -63,10 +72,12 @@ function valueEnd(text: string, start: number, lineEnd: number): number {
       depth = Math.max(0, depth - 1);
       i++;
     } else if (depth === 0 && text[i] === '#' && /\s/.test(text[i - 1] ?? '')) {
-      return start + text.slice(start, i).trimEnd().length;
+      return trimmedEnd(i);
+    } else if (depth === 0 && role === 'key' && text[i] === ':' && (i + 1 === lineEnd || /\s/.test(text[i + 1]!))) {
+      return trimmedEnd(i);
     }
   }
-  return start + text.slice(start, lineEnd).trimEnd().length;
+  return trimmedEnd(lineEnd);
 }
 
 /** A double-quoted YAML scalar, or single-quoted when the value has double quotes (template strings do). */
