@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
+import { executeApply } from '../../server/src/cluster/apply/execute';
+import { isNoop, planApply } from '../../server/src/cluster/apply/plan';
 import { executeDestroy } from '../../server/src/cluster/destroy/execute';
 import { describeDestroyPlan, planDestroy } from '../../server/src/cluster/destroy/plan';
 import { listEnvironments } from '../../server/src/cluster/environments';
@@ -118,8 +120,29 @@ test('delete_resources: never refuses with an explanation and deletes nothing', 
   const refused = await planDestroy(session, { inventory: env.inventory, deleteResources: env.deleteResources });
   assert.equal(refused.type, 'refused');
   assert.match(describeOutcome(refused), /delete_resources: never`: GitLab never deletes the resources of this environment \(spec §2\.3\)\. Change it to `on_stop`/);
+  // Deleting from the editor's tree knows only the inventory: the strategy stored when the
+  // environment was applied decides, as Rails stores it with the environment (spec §2.3).
+  const fromInventory = await planDestroy(session, { inventory: env.inventory });
+  assert.equal(fromInventory.type, 'refused');
+  assert.match(describeOutcome(fromInventory), /delete_resources: never/);
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   assert.equal(await exists(() => core.readNamespace({ name: `${env.data.environment.slug}-42-7` })), true);
+});
+
+test('a re-apply that only changes delete_resources is not a no-op: the stored strategy follows the template', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-strategy');
+  const name = uniqueEnvironmentName('strategy');
+  const deletable = prepare(TEMPLATE, name, scope.agentNamespace);
+  scope.track(deletable);
+  await applyOk(session, deletable);
+  const kept = prepare(TEMPLATE.replace('delete_resources: on_stop', 'delete_resources: never'), name, scope.agentNamespace);
+  const plan = expectOk(await planApply(session, kept));
+  assert.equal(isNoop(plan), false, 'the objects are unchanged, the deletion strategy is not');
+  expectOk(await executeApply(session, plan));
+  assert.equal((await planDestroy(session, { inventory: kept.inventory })).type, 'refused');
+  await applyOk(session, deletable);
+  expectOk(await planDestroy(session, { inventory: deletable.inventory }));
 });
 
 test('an identity that may not delete gets a 403 naming the object, and nothing is deleted', async (t) => {

@@ -11,7 +11,7 @@ import { buildTemplateData, type EnvironmentTemplateData, type TemplateIds } fro
 import type { Scenario } from '../../engine/vars/scenario';
 import type { Inventory } from '../inventory/configMap';
 import { desiredObjects, type DesiredObject, type ObjectProblem } from './desiredObjects';
-import { DEFAULT_AGENT_NAMESPACE, environmentInventoryName, gitlabAnnotations, gitlabLabels } from './gitlabMetadata';
+import { DEFAULT_AGENT_NAMESPACE, DELETE_RESOURCES_ANNOTATION, environmentInventoryName, gitlabAnnotations, gitlabLabels } from './gitlabMetadata';
 
 /** What to render and where the inventory goes. */
 export interface EnvironmentInput {
@@ -36,7 +36,10 @@ export interface PreparedEnvironment {
   readonly problems: readonly ObjectProblem[];
   /** Where the environment's inventory lives (objects: the desired ones). */
   readonly inventory: Inventory;
-  /** Labels and annotation of spec §2.6, also put on the inventory ConfigMap so environments can be found. */
+  /**
+   * The inventory ConfigMap's labels and annotations: spec §2.6's, so environments can be found, and
+   * the deletion strategy ({@link DELETE_RESOURCES_ANNOTATION}).
+   */
   readonly inventoryLabels: Readonly<Record<string, string>>;
   readonly inventoryAnnotations: Readonly<Record<string, string>>;
   /** `delete_resources` as GitLab stores it (raw template), `on_stop` when absent [U]. */
@@ -59,6 +62,7 @@ export function prepareEnvironment(input: EnvironmentInput): PrepareResult {
   const rendered = renderEnvironmentTemplate(input.templateText ?? DEFAULT_ENVIRONMENT_TEMPLATE, data, { name: templateName });
   if (!rendered.ok) return { ok: false, stage: 'render', errors: rendered.errors, usedDefaultTemplate };
   const name = environmentInventoryName(data);
+  const deleteResources = rendered.deleteResources ?? 'on_stop';
   const { objects, problems } = desiredObjects(rendered.objects, { data, templateName, inventoryId: name });
   return {
     ok: true,
@@ -71,8 +75,8 @@ export function prepareEnvironment(input: EnvironmentInput): PrepareResult {
       problems,
       inventory: { name, id: name, namespace: input.agentNamespace ?? DEFAULT_AGENT_NAMESPACE, objects: objects.map((o) => o.ref) },
       inventoryLabels: gitlabLabels(data),
-      inventoryAnnotations: gitlabAnnotations(data, templateName),
-      deleteResources: rendered.deleteResources ?? 'on_stop',
+      inventoryAnnotations: { ...gitlabAnnotations(data, templateName), [DELETE_RESOURCES_ANNOTATION]: deleteResources },
+      deleteResources,
     },
   };
 }

@@ -113,7 +113,8 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
   }
   const desired = plan.objects.map((o) => o.ref);
   const extra = { labels: env.inventoryLabels, annotations: env.inventoryAnnotations };
-  let recorded: readonly InventoryRef[] | undefined = plan.previousInventory;
+  // What the stored inventory lists; unknown (so the first record writes) when its labels or annotations must change.
+  let recorded: readonly InventoryRef[] | undefined = plan.inventoryMetadataChanged ? undefined : plan.previousInventory;
   const record = async (objects: readonly InventoryRef[]): Promise<ClusterFailure | undefined> => {
     if (recorded && sameRefs(recorded, objects)) return undefined;
     const written = await writeInventory(session, { ...env.inventory, objects }, extra);

@@ -44,6 +44,14 @@ export function gitlabAnnotations(data: EnvironmentTemplateData, templateName: s
   return { [`agent.gitlab.com/env-${environmentKey(data)}`]: JSON.stringify(value) };
 }
 
+/**
+ * Annotation on an environment's inventory ConfigMap: the template's `delete_resources` when it was
+ * last applied. Rails stores it with the environment at that moment (spec §2.3) and deletes by it;
+ * this is where we keep it, so that a deletion that knows only the inventory (the editor's tree)
+ * still refuses `never`.
+ */
+export const DELETE_RESOURCES_ANNOTATION = 'gitlab-agent-config/delete-resources';
+
 /** The namespace the agent runs in, where inventories go unless told otherwise [U]. */
 export const DEFAULT_AGENT_NAMESPACE = 'gitlab-agent';
 

@@ -14,6 +14,7 @@ import { readObject } from '../kube/watch';
 import { mayApply, mayDelete } from '../guards';
 import { readInventory } from '../inventory/store';
 import type { InventoryRef } from '../inventory/objMetadata';
+import type { ParsedInventory } from '../inventory/configMap';
 import type { OperationOptions } from '../progress';
 import type { PreparedEnvironment } from './environment';
 import { unifiedDiff } from './diff';
@@ -64,6 +65,8 @@ export interface ApplyPlan {
   readonly environment: PreparedEnvironment;
   /** Objects already in the inventory before this apply; undefined when there is no inventory yet. */
   readonly previousInventory: readonly InventoryRef[] | undefined;
+  /** The stored inventory lacks labels or annotations this apply records on it (e.g. a changed `delete_resources`). */
+  readonly inventoryMetadataChanged: boolean;
   /** The agent namespace (inventory home) does not exist and will be created. */
   readonly createsInventoryNamespace: boolean;
   readonly objects: readonly PlannedObject[];
@@ -91,12 +94,19 @@ export function isNoop(plan: ApplyPlan): boolean {
   return (
     plan.blocked.length === 0 &&
     !plan.createsInventoryNamespace &&
+    !plan.inventoryMetadataChanged &&
     plan.prunes.length === 0 &&
     plan.skipped.length === 0 &&
     plan.previousInventory !== undefined &&
     plan.objects.every((o) => o.action === 'unchanged') &&
     sameRefs(plan.previousInventory, plan.objects.map((o) => o.ref))
   );
+}
+
+/** Whether every label and annotation the environment records on its inventory is there already. */
+function recordsMetadata(stored: ParsedInventory, env: PreparedEnvironment): boolean {
+  const has = (live: Readonly<Record<string, string>>, wanted: Readonly<Record<string, string>>) => Object.entries(wanted).every(([k, v]) => live[k] === v);
+  return has(stored.labels, env.inventoryLabels) && has(stored.annotations, env.inventoryAnnotations);
 }
 
 /** Whether two lists name the same objects (order and versions ignored). */
@@ -213,6 +223,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
     blocked.push(stored);
   }
   const previous = !isFailure(stored) && stored.value ? stored.value.objects : undefined;
+  const inventoryMetadataChanged = !isFailure(stored) && stored.value !== undefined && !recordsMetadata(stored.value, env);
   let createsInventoryNamespace = false;
   if (!isFailure(stored) && !stored.value) {
     const missing = await inventoryNamespaceMissing(session, env.inventory.namespace);
@@ -262,5 +273,5 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   }
   const order = new Map(env.objects.map((o, i) => [refKey(o.ref), i]));
   planned.sort((a, b) => (order.get(refKey(a.ref)) ?? 0) - (order.get(refKey(b.ref)) ?? 0));
-  return ok({ context: session.context, server: session.server, environment: env, previousInventory: previous, createsInventoryNamespace, objects: planned, prunes, skipped, blocked });
+  return ok({ context: session.context, server: session.server, environment: env, previousInventory: previous, inventoryMetadataChanged, createsInventoryNamespace, objects: planned, prunes, skipped, blocked });
 }

@@ -5,6 +5,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { tierOf, type Tier } from '../apply/supportedKinds';
+import { DELETE_RESOURCES_ANNOTATION } from '../apply/gitlabMetadata';
 import type { SkippedEntry } from '../apply/plan';
 import { comparableYaml } from '../apply/normalize';
 import { withPreferredVersion } from '../kube/discovery';
@@ -22,7 +23,10 @@ import type { OperationOptions } from '../progress';
 export interface DestroyInput {
   /** The environment's inventory ConfigMap (its namespace is the agent's namespace). */
   readonly inventory: { readonly name: string; readonly namespace: string };
-  /** `delete_resources` of the template, as GitLab stores it; `never` refuses. Default `on_stop`. */
+  /**
+   * `delete_resources` of the template, as GitLab stores it; `never` refuses. The value recorded on
+   * the inventory when the environment was applied refuses too (the editor's tree knows no template).
+   */
   readonly deleteResources?: string;
 }
 
@@ -86,6 +90,8 @@ export async function planDestroy(session: ClusterSession, input: DestroyInput, 
     return ok({ ...base, inventory: { ...input.inventory, id: input.inventory.name }, inventoryExists: false, tracked: [], deletions: [], skipped: [], blocked: [] });
   }
   const inventory = stored.value;
+  const recordedRefusal = deletionRefusal(inventory.annotations[DELETE_RESOURCES_ANNOTATION]);
+  if (recordedRefusal) return { type: 'refused', ref: inventoryRef(inventory), message: `${recordedRefusal} The value was recorded when the environment was last applied: apply it again after changing it.` };
   const blocked: ClusterFailure[] = inventory.invalidKeys.map((k) => ({
     type: 'refused',
     ref: inventoryRef(inventory),
