@@ -48,6 +48,15 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
     assert.equal(sortedLabels(candidates)[0], '$CI_ENVIRONMENT_SLUG');
   });
 
+  test('default_namespace offers variables only where they are expanded: an entry with rules, target proposal (seed 003)', () => {
+    const withRules = 'ci_access:\n  projects:\n    - id: a\n      default_namespace: app-$‸\n      rules:\n        - if: $A\n';
+    assert.equal(sortedLabels(completeConfig(withRules).candidates)[0], '$CI_ENVIRONMENT_SLUG');
+    // GitLab uses it literally otherwise, and `$` cannot be part of a namespace name.
+    assert.deepEqual(completeConfig('ci_access:\n  projects:\n    - id: a\n      default_namespace: app-$‸\n').candidates, []);
+    assert.deepEqual(completeConfig('ci_access:\n  instance:\n    default_namespace: ‸\n').candidates, []);
+    assert.deepEqual(completeConfig(withRules, { target: 'gitlab' }).candidates, []);
+  });
+
   test('a key whose skeleton leaves the cursor on an empty nested line asks the editor to suggest again', () => {
     const { candidates } = completeConfig('remote_development:\n  ‸');
     const again = (label: string) => candidates.find((c) => c.label === label)?.suggestAgain === true;

@@ -75,7 +75,7 @@ const ENVIRONMENTS_PATH = /^ci_access\.(?:projects\[\]|groups\[\]|instance)\.env
 
 function valueCompletion(input: AgentConfigCompletionInput, context: Extract<YamlCompletionContext, { kind: 'value' }>, schema: SchemaNode): CompletionCandidate[] {
   const format = schema['x-format'];
-  if (format === 'ciExpression' || format === 'expandedNamespace' || format === 'namespace') {
+  if (format === 'ciExpression' || format === 'expandedNamespace' || (format === 'namespace' && defaultNamespaceIsExpanded(input, context.path))) {
     const content = scalarContent(context.text, context.prefix.length);
     if (!content) return [];
     const base = context.start + content.shift;
@@ -120,9 +120,24 @@ function scalarContent(source: string, cursor: number): { text: string; cursor: 
   return { text: source, cursor, shift: 0 };
 }
 
+/**
+ * Whether GitLab expands variables in this `default_namespace`: only when a rule of its entry leads
+ * to it, under the `rules` design (seed 003); otherwise it is used literally, like the access engine
+ * and the semantic tokens treat it.
+ */
+function defaultNamespaceIsExpanded(input: AgentConfigCompletionInput, path: DataPath): boolean {
+  const entry = dataAt(input.value, path.slice(0, -1));
+  return input.target === 'proposal' && entry !== null && typeof entry === 'object' && Array.isArray((entry as { rules?: unknown }).rules);
+}
+
 /** The list at `path` in the document's data, or an empty one. */
 function listAt(value: unknown, path: DataPath): unknown[] {
+  const node = dataAt(value, path);
+  return Array.isArray(node) ? node : [];
+}
+
+function dataAt(value: unknown, path: DataPath): unknown {
   let node: unknown = value;
   for (const segment of path) node = node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[segment] : undefined;
-  return Array.isArray(node) ? node : [];
+  return node;
 }
