@@ -1,5 +1,5 @@
 /** Reading and writing inventory ConfigMaps through a session (server-side apply, our field manager). */
-import { PatchStrategy, type V1ConfigMap } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
 import type { ObjectRef } from '../kube/objectRef';
 import { ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
@@ -28,7 +28,7 @@ export async function readInventory(session: ClusterSession, where: Pick<Invento
   }
 }
 
-/** Writes (server-side applies) an inventory ConfigMap with exactly these objects. */
+/** Writes (server-side applies) an inventory ConfigMap listing exactly these objects. */
 export async function writeInventory(
   session: ClusterSession,
   inventory: Inventory,
@@ -37,8 +37,17 @@ export async function writeInventory(
   const body = buildInventoryConfigMap(inventory, extra);
   try {
     // force: the inventory is ours alone; a stale manager must not block recording what exists.
-    const written = await session.objects.patch(body, undefined, undefined, session.fieldManager, true, PatchStrategy.ServerSideApply);
-    return ok(written as V1ConfigMap);
+    const written = (await session.objects.patch(body, undefined, undefined, session.fieldManager, true, PatchStrategy.ServerSideApply)) as V1ConfigMap;
+    // An apply removes only the keys its own manager set: entries another manager added (a hand
+    // edit, another tool) stay, and the inventory would go on listing them. Remove them by name.
+    const wanted = new Set(Object.keys(body.data ?? {}));
+    const stray = Object.keys(written.data ?? {}).filter((key) => !wanted.has(key));
+    if (stray.length === 0) return ok(written);
+    const cleaned = await session.core.patchNamespacedConfigMap(
+      { name: inventory.name, namespace: inventory.namespace, fieldManager: session.fieldManager, body: { data: Object.fromEntries(stray.map((key) => [key, null])) } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    return ok(cleaned);
   } catch (err) {
     return outcomeFromError(err, inventoryRef(inventory));
   }
