@@ -16,6 +16,7 @@ import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
 import { activeScenarios } from './simulationContext';
+import { documentPath } from './uriPaths';
 import type { WorkspaceIds } from './workspaceIds';
 
 /** Characters after which the editor asks for completion without Ctrl+Space. */
@@ -53,7 +54,7 @@ export class CompletionFeature {
   private async complete(uri: string, position: { line: number; character: number }): Promise<CompletionList | null> {
     const document = this.documents.get(uri);
     if (!document) return null;
-    const kind = classifyPath(pathOf(uri)).kind;
+    const kind = classifyPath(documentPath(uri)).kind;
     if (kind === 'other') return null;
     const parsed = this.models.get(document);
     const offset = document.offsetAt(position);
@@ -109,12 +110,4 @@ function groupByScenario(scenarios: readonly JobScenario[], namesOf: (s: JobScen
     for (const name of namesOf(scenario)) byName.set(name, [...(byName.get(name) ?? []), scenario.name]);
   }
   return [...byName].map(([name, names]) => ({ name, scenarios: names }));
-}
-
-function pathOf(uri: string): string {
-  try {
-    return new URL(uri).pathname;
-  } catch {
-    return uri;
-  }
 }

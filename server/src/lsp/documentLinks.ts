@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Connection, DocumentLink } from 'vscode-languageserver';
 import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
 import { keyText } from '../engine/config/yamlDocument';
 import type { DocumentModels } from './documentModels';
+import { localFilePath } from './uriPaths';
 
 /** Where GitLab looks for an agent's template: always the one named `default` (spec §2.3). */
 const TEMPLATE_PATH = ['environment_templates', 'default.yaml'] as const;
@@ -25,7 +26,7 @@ export class DocumentLinksFeature {
 
   private async links(uri: string): Promise<DocumentLink[]> {
     const config = this.models.agentConfig(uri);
-    const file = localPath(uri);
+    const file = localFilePath(uri);
     if (!config || file === null) return [];
     const keys = resourceManagementKeys(config.doc.contents);
     if (!keys.length) return [];
@@ -68,14 +69,4 @@ function pairOf(map: unknown, key: string): Pair | null {
 
 function valueOf(map: unknown, key: string): unknown {
   return pairOf(map, key)?.value ?? null;
-}
-
-/** The file-system path of a `file:` URI, or null when it is not a local path here (whether the template exists is unknowable). */
-function localPath(uri: string): string | null {
-  if (!uri.startsWith('file:')) return null;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return null;
-  }
 }

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { readCiAccess, type CiAccessModel } from '../engine/access/model';
@@ -12,6 +11,7 @@ import { isRenderable, validateEnvironmentTemplate } from '../engine/template/di
 import type { ServerSettings } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import { activeScenarios } from './simulationContext';
+import { localFilePath } from './uriPaths';
 
 const CONFIG_NAMES = ['config.yaml', 'config.yml'];
 const TEMPLATE_NAMES = ['environment_templates/default.yaml', 'environment_templates/default.yml'];
@@ -87,9 +87,10 @@ export class AgentFileLinks {
       const target = new URL(base + name, uri).href;
       const open = this.documents.get(target);
       if (open) return { uri: target, text: open.getText() };
-      if (!target.startsWith('file:')) continue;
+      const file = localFilePath(target);
+      if (file === null) continue;
       try {
-        return { uri: target, text: readFileSync(fileURLToPath(target), 'utf8') };
+        return { uri: target, text: readFileSync(file, 'utf8') };
       } catch {
         // not on disk either: try the next spelling
       }

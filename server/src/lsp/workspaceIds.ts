@@ -1,6 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { idsOfConfig, indexIds, type KnownIds } from '../engine/completion';
@@ -8,6 +7,7 @@ import { MAX_CONFIG_BYTES } from '../engine/config/semanticChecks';
 import { parseYaml } from '../engine/config/yamlDocument';
 import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
+import { documentPath, localFilePath } from './uriPaths';
 
 type Ids = ReturnType<typeof idsOfConfig>;
 
@@ -43,7 +43,7 @@ export class WorkspaceIds {
     const sources = new Map<string, Ids>();
     const open = new Set<string>();
     for (const document of this.documents.all()) {
-      const file = safePath(document.uri);
+      const file = documentPath(document.uri);
       const kind = classifyPath(file);
       if (kind.kind !== 'agentConfig') continue;
       open.add(file);
@@ -120,13 +120,6 @@ function label(agentName: string, taken: ReadonlyMap<string, unknown>): string {
   return name;
 }
 
-function safePath(uri: string): string {
-  try {
-    return uri.startsWith('file:') ? fileURLToPath(uri) : new URL(uri).pathname;
-  } catch {
-    return uri;
-  }
-}
 
 /**
  * The workspace folders of `initialize` as file-system paths (the root URI when the client sends no
@@ -135,12 +128,5 @@ function safePath(uri: string): string {
  */
 export function workspaceFolderPaths(params: { workspaceFolders?: { uri: string }[] | null; rootUri?: string | null }): string[] {
   const uris = params.workspaceFolders?.length ? params.workspaceFolders.map((f) => f.uri) : params.rootUri ? [params.rootUri] : [];
-  return uris.flatMap((uri) => {
-    if (!uri.startsWith('file:')) return [];
-    try {
-      return [fileURLToPath(uri)];
-    } catch {
-      return [];
-    }
-  });
+  return uris.flatMap((uri) => localFilePath(uri) ?? []);
 }
