@@ -315,6 +315,20 @@ test('payload errors and the shared-namespace guard stop before anything is writ
   assert.equal(forbidden.type, 'forbidden');
 });
 
+test('a cluster-scoped object in a payload is refused before anything is written, even when it names the workspace namespace', async (t) => {
+  const { ns, ws, restricted } = await sharedWorkspace(t, { pvcStandIn: false });
+  // metadata.namespace on a ClusterRole is ignored by the API server: it would be created cluster-wide.
+  const payload = [
+    workspaceConfigToApply(ws),
+    `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: ${ws.name}-escape\n  namespace: ${ns}\n  annotations:\n    config.k8s.io/owning-inventory: ${ws.name}-workspace-inventory\nrules: []\n`,
+  ].join('---\n');
+  const before = restricted.requests.snapshot();
+  const refused = await applyWorkspace(restricted, payload, { sharedNamespace: ns });
+  assert.equal(refused.type, 'refused');
+  assert.match(isFailure(refused) ? refused.message : '', new RegExp(`ClusterRole ${ns}/${ws.name}-escape is cluster-scoped; a workspace creates objects only in its namespace`));
+  assert.equal(restricted.requests.since(before).writes, 0, 'not even the inventories were written');
+});
+
 test('spec §5.2/§5.4: listWorkspaces finds Deployments by agent label with Rails’ actual state', async (t) => {
   const { admin, ns, ws, restricted, apply } = await sharedWorkspace(t, { pvcStandIn: false });
   await apply();
@@ -450,26 +464,21 @@ test('unique mode, crash after the namespace deletion was requested: the run wai
   assert.equal(await namespaceExists(admin, namespace), false);
 });
 
-test('guard: a payload that annotated a system namespace as its own never gets it deleted; termination leaves it and finishes', async (t) => {
+test('guard: an inventory that lists a system namespace its annotation says it owns never gets it deleted; termination leaves it and finishes', async (t) => {
   const { admin, ws, namespace, s, target, apply } = await uniqueWorkspace(t);
   await apply();
-  // A payload (not one Rails generates) that claims the `default` namespace for the workspace inventory.
-  const claim = [
-    workspaceConfigToApply(ws),
-    'apiVersion: v1\nkind: Namespace\nmetadata:\n' +
-      `  name: default\n  namespace: ${namespace}\n  annotations:\n    config.k8s.io/owning-inventory: ${ws.name}-workspace-inventory\n`,
-  ].join('---\n');
+  // As an older agent, or a hand edit, could leave things (applying such a payload is refused now):
+  // the workspace inventory lists `default`, and `default` carries that inventory's annotation.
+  const inventory = `${ws.name}-workspace-inventory`;
   const core = admin.makeApiClient(CoreV1Api);
-  t.after(() =>
-    // Give back what the payload took: an empty apply as agentk removes every field agentk owns on `default`.
-    core.patchNamespace({ name: 'default', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, fieldManager: 'agentk', force: true }, setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply)),
-  );
-  value(await applyWorkspace(s, claim));
-  assert.equal((await core.readNamespace({ name: 'default' })).metadata?.annotations?.['config.k8s.io/owning-inventory'], `${ws.name}-workspace-inventory`);
+  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  t.after(() => core.patchNamespace({ name: 'default', body: { metadata: { annotations: { 'config.k8s.io/owning-inventory': null } } } }, mergePatch));
+  await core.patchNamespace({ name: 'default', body: { metadata: { annotations: { 'config.k8s.io/owning-inventory': inventory } } } }, mergePatch);
+  await core.patchNamespacedConfigMap({ name: inventory, namespace, body: { data: { _default__Namespace: '' } } }, mergePatch);
 
   const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
   assert.equal(run.progress, 'Terminated');
-  const pruned = run.cycles.flatMap((c) => c.deleted);
-  assert.ok(!pruned.some((d) => d.startsWith('Namespace ') && d.endsWith('/default')), `default is not among the deleted: ${pruned.join(', ')}`);
+  const deleted = run.cycles.flatMap((c) => c.deleted);
+  assert.ok(!deleted.some((d) => d.startsWith('Namespace ') && d.endsWith('/default')), `default is not among the deleted: ${deleted.join(', ')}`);
   assert.equal((await core.readNamespace({ name: 'default' })).status?.phase, 'Active');
 });

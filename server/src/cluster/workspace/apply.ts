@@ -4,6 +4,8 @@
  * create nothing outside the shared namespace (and need no namespace permission at all); then apply
  * each inventory group with server-side apply, ForceConflicts, as agentk's field manager.
  */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { refFromManifest } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { SILENT_PROGRESS, type OperationOptions } from '../progress';
@@ -52,6 +54,25 @@ function payloadNamespace(groups: readonly InventoryGroup[], sharedNamespace: st
   return ok([...namespaces][0]);
 }
 
+/**
+ * A cluster-scoped object anywhere in the payload, or ok. The API server ignores metadata.namespace
+ * on cluster-scoped kinds, so such an object would be created (and later pruned) outside the
+ * workspace's namespace whatever the payload says; Rails generates none (spec §5.1).
+ */
+async function clusterScopedObject(session: ClusterSession, groups: readonly InventoryGroup[]): Promise<ClusterOutcome<void>> {
+  for (const object of groups.flatMap((g) => [g.inventory, ...g.objects])) {
+    let resource;
+    try {
+      resource = await session.objects.resourceFor(object.apiVersion, object.kind);
+    } catch (err) {
+      return outcomeFromError(err, refFromManifest(object as KubernetesObject));
+    }
+    // An unknown kind is left to the apply, which reports it for the object.
+    if (resource && !resource.namespaced) return { type: 'refused', message: `${describeObject(object)} is cluster-scoped; a workspace creates objects only in its namespace` };
+  }
+  return ok(undefined);
+}
+
 /** Creates the namespace when it is missing (agentk: NamespaceExists → CreateNamespace). */
 async function ensureNamespace(session: ClusterSession, name: string, dryRun: boolean): Promise<ClusterOutcome<boolean>> {
   const ref = { group: '', version: 'v1', kind: 'Namespace', namespace: '', name };
@@ -79,6 +100,8 @@ export async function applyWorkspace(session: ClusterSession, configToApply: str
   const sharedNamespace = options.sharedNamespace || undefined;
   const namespace = payloadNamespace(groups.value, sharedNamespace);
   if (isFailure(namespace)) return namespace;
+  const scoped = await clusterScopedObject(session, groups.value);
+  if (isFailure(scoped)) return scoped;
   const dryRun = options.dryRun === true;
 
   let namespaceCreated = false;
