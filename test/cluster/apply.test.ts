@@ -10,7 +10,7 @@ import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../../server/sr
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import { FIELD_MANAGER } from '../../server/src/cluster/kube/session';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
-import { installFluxCrds, kubeConfig, statusCode } from './harness';
+import { installFluxCrds, kubeConfig, statusCode, uniqueNamespace, waitFor } from './harness';
 import { acmeShopEnvironmentAnnotation } from '../support/gitlabAnnotation';
 
 const TEMPLATE = fixtureTemplate('namespace-sa-rolebinding.yaml');
@@ -228,6 +228,41 @@ test('many objects of one kind in one namespace are read with one LIST; a re-pla
   assert.deepEqual([...new Set(plan.objects.map((o) => o.action))], ['unchanged']);
   // inventory GET + Namespace GET + one ServiceAccount LIST; one dry-run per object.
   assert.deepEqual({ reads: session.requests.since(before).reads, dryRuns: session.requests.since(before).dryRuns }, { reads: 3, dryRuns: 13 });
+});
+
+test('an identity that may get but not list a kind still gets a plan: the batched LIST falls back to one GET per object', async (t) => {
+  const namespace = await uniqueNamespace('apply-get-only', t);
+  // In this namespace the restricted identity may read (get, never list) and apply ServiceAccounts and read ConfigMaps.
+  const rbac = (await kubeConfig('admin')).makeApiClient(RbacAuthorizationV1Api);
+  await rbac.createNamespacedRole({
+    namespace,
+    body: {
+      metadata: { name: 'get-only' },
+      rules: [
+        { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['get', 'create', 'patch'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+      ],
+    },
+  });
+  await rbac.createNamespacedRoleBinding({
+    namespace,
+    body: { metadata: { name: 'get-only' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'get-only' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'agentcfg-restricted' }] },
+  });
+  const accounts = Array.from({ length: 5 }, (_, i) => `  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: sa-${i}\n      namespace: ${namespace}\n`).join('');
+  const env = prepare(`objects:\n${accounts}`, uniqueEnvironmentName('get-only'), namespace);
+  const restricted = await testSession(t, 'restricted');
+  // The authorizer learns the Role from a watch: a first plan may still see none of it.
+  let last = '';
+  const plan = await waitFor(
+    'a plan without blocked objects',
+    async () => {
+      const planned = expectOk(await planApply(restricted, env));
+      last = planned.blocked.map(describeOutcome).join('; ');
+      return planned.blocked.length === 0 && planned;
+    },
+    { timeoutMs: 15_000 },
+  ).catch(() => assert.fail(`still blocked: ${last}`));
+  assert.deepEqual(plan.objects.map((o) => o.action), ['create', 'create', 'create', 'create', 'create']);
 });
 
 test('an apply cancelled half-way leaves every object it may have created in the inventory; running it again finishes', async (t) => {

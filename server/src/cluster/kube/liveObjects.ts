@@ -20,7 +20,7 @@ export type LiveObjects = ReadonlyMap<string, LiveRead>;
 const LIST_THRESHOLD = 4;
 const PAGE_SIZE = 500;
 
-async function listGroup(session: ClusterSession, refs: readonly ObjectRef[]): Promise<[string, LiveRead][]> {
+async function listGroup(session: ClusterSession, refs: readonly ObjectRef[], concurrency: number): Promise<[string, LiveRead][]> {
   const { group, version, kind, namespace } = refs[0];
   const apiVersion = apiVersionOf({ group, version });
   const byName = new Map<string, KubernetesObject>();
@@ -33,6 +33,9 @@ async function listGroup(session: ClusterSession, refs: readonly ObjectRef[]): P
       continueToken = page.metadata?._continue || undefined;
     } while (continueToken);
   } catch (err) {
+    const failure = outcomeFromError(err, refs[0]);
+    // RBAC may grant get without list: the LIST is only a shortcut, so read the objects one by one.
+    if (failure.type === 'forbidden') return mapBounded(refs, concurrency, async (r): Promise<[string, LiveRead]> => [refKey(r), await readObject(session, r)]);
     return refs.map((r) => [refKey(r), outcomeFromError(err, r)]);
   }
   return refs.map((r) => [refKey(r), ok(byName.get(r.name))]);
@@ -47,7 +50,7 @@ export async function readLiveObjects(session: ClusterSession, refs: readonly Ob
   }
   const tasks = [...groups.values()].flatMap((g) => (g.length >= LIST_THRESHOLD ? [g] : g.map((r) => [r])));
   const results = await mapBounded(tasks, concurrency, async (task): Promise<[string, LiveRead][]> =>
-    task.length > 1 ? listGroup(session, task) : [[refKey(task[0]), await readObject(session, task[0])]],
+    task.length > 1 ? listGroup(session, task, concurrency) : [[refKey(task[0]), await readObject(session, task[0])]],
   );
   return new Map(results.flat());
 }
