@@ -28,6 +28,24 @@ export class ClusterCommandRouter {
     this.handlers.set(id, handler);
   }
 
+  /**
+   * Placeholders for `ids` whose real handlers `load` registers (once, on the first call of any of
+   * them). Refused calls (untrusted, unknown id) never trigger the load.
+   */
+  registerLazily(ids: readonly ClusterCommandId[], load: () => Promise<void>): void {
+    let loading: Promise<void> | undefined;
+    for (const id of ids) {
+      const placeholder: CommandHandler = async (argument, call) => {
+        loading ??= load();
+        await loading;
+        const handler = this.handlers.get(id);
+        if (!handler || handler === placeholder) return { ok: false, kind: 'failed', message: `${id} has no handler.` };
+        return handler(argument, call);
+      };
+      this.handlers.set(id, placeholder);
+    }
+  }
+
   /** The ids for `executeCommandProvider.commands`. */
   get commandIds(): string[] {
     return [...this.handlers.keys()];

@@ -5,13 +5,9 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ClusterCommandRouter } from './commandRouter';
-import { registerContextsCommand } from './contextsCommand';
+import { CLUSTER_COMMANDS } from './protocol';
 import { WorkspaceTrust } from './trust';
-import { registerWorkspaceCommands } from './workspaceCommands';
-import { registerPlanCommands } from './planCommands';
 import { PlanStore } from './planStore';
-import { registerFluxCommand } from './fluxCommand';
-import { registerClusterObjectsCommand } from './clusterObjectsCommand';
 
 export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
@@ -19,11 +15,12 @@ export class ClusterFeature {
   private readonly plans = new PlanStore();
 
   constructor(connection: Connection, documents: TextDocuments<TextDocument>) {
-    registerContextsCommand(this.router);
-    registerPlanCommands(this.router, connection, documents, this.plans);
-    registerWorkspaceCommands(this.router, connection);
-    registerFluxCommand(this.router, connection);
-    registerClusterObjectsCommand(this.router, connection);
+    // The command groups (and the Kubernetes client under them) load on the first cluster command;
+    // until then every id is served by a placeholder that loads them and hands the call over.
+    this.router.registerLazily(Object.values(CLUSTER_COMMANDS), async () => {
+      const { registerCommandGroups } = await import('./commandGroups');
+      registerCommandGroups(this.router, connection, documents, this.plans);
+    });
     this.trust.listen(connection);
     this.router.listen(connection);
   }

@@ -1,0 +1,23 @@
+/**
+ * Every cluster command group, registered at once. Only {@link ClusterFeature} imports this file,
+ * and only with a dynamic `import()` on the first cluster command: the groups pull in
+ * `@kubernetes/client-node` (about 65 MiB of heap once evaluated), which an editor that never runs
+ * a cluster command should not pay for.
+ */
+import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ClusterCommandRouter } from './commandRouter';
+import { registerClusterObjectsCommand } from './clusterObjectsCommand';
+import { registerContextsCommand } from './contextsCommand';
+import { registerFluxCommand } from './fluxCommand';
+import { registerPlanCommands } from './planCommands';
+import type { PlanStore } from './planStore';
+import { registerWorkspaceCommands } from './workspaceCommands';
+
+export function registerCommandGroups(router: ClusterCommandRouter, connection: Connection, documents: TextDocuments<TextDocument>, plans: PlanStore): void {
+  registerContextsCommand(router);
+  registerPlanCommands(router, connection, documents, plans);
+  registerWorkspaceCommands(router, connection);
+  registerFluxCommand(router, connection);
+  registerClusterObjectsCommand(router, connection);
+}
