@@ -86,6 +86,23 @@ async function lineText(line: number): Promise<string> {
   return ordered[line - first]?.[1] ?? '';
 }
 
+/**
+ * Waits until rendered line `line` matches `expected`, then returns it: Monaco renders an accepted
+ * suggestion on a later animation frame, so one read right after Enter can still show the old text.
+ */
+async function expectLine(line: number, expected: string | RegExp, timeoutMs = 5_000): Promise<string> {
+  const matches = (text: string) => (typeof expected === 'string' ? text === expected : expected.test(text));
+  const deadline = Date.now() + timeoutMs;
+  let text = await lineText(line);
+  while (!matches(text) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    text = await lineText(line);
+  }
+  if (typeof expected === 'string') assert.equal(text, expected);
+  else assert.match(text, expected);
+  return text;
+}
+
 /** 1-based number of the first rendered line (the editor scrolls to keep the cursor visible). */
 async function firstVisibleLine(): Promise<number> {
   const numbers = await wb.page.locator('.editor-group-container.active .monaco-editor .line-numbers').allInnerTexts();
@@ -114,7 +131,7 @@ test('completing a new projects entry inserts the authorization skeleton; typing
   await suggestWidget().waitFor({ state: 'hidden' });
   await wb.page.keyboard.insertText('acme/shop/api'); // replaces the selected ${1:group/project}
   await wb.page.keyboard.press('Escape');
-  assert.equal(await lineText(8), '    - id: acme/shop/api');
+  await expectLine(8, '    - id: acme/shop/api');
   const saved = await savedText((t) => t.includes('acme/shop/api'));
   assert.match(saved, /\n {4}- id: acme\/shop\/api\n {6}default_namespace: namespace\n {6}access_as:\n {8}agent: \{\}\n/);
 });
@@ -127,7 +144,7 @@ test('completing a CI variable in an if: expression (spec §3.8)', async () => {
   await wb.screenshot('completion-ci-variable');
   await wb.page.keyboard.press('Enter');
   await suggestWidget().waitFor({ state: 'hidden' });
-  assert.equal(await lineText(line), '        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE');
+  await expectLine(line, '        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE');
   const saved = await savedText((t) => t.includes('$CI_PIPELINE_SOURCE'));
   assert.ok(saved.includes('- if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE\n'), saved);
 });
@@ -193,7 +210,7 @@ test('completing a template variable after {{ . in an environment template (spec
   await wb.page.keyboard.press('Enter');
   await suggestWidget().waitFor({ state: 'hidden' });
   // The editor may have closed the braces itself (YAML's auto-closing pairs): the variable sits before them.
-  assert.match(await lineText(5), /^ {6}name: "\{\{ \.environment\.slug(\}\})?"$/);
+  await expectLine(5, /^ {6}name: "\{\{ \.environment\.slug(\}\})?"$/);
   await wb.page.keyboard.insertText(' | slu');
   await suggest('slugify');
   await wb.page.keyboard.press('Enter');
@@ -212,7 +229,7 @@ test('Enter after an entry’s id, then a key: it lands at the entry’s column 
   await wb.page.keyboard.press('Enter');
   await suggestWidget().waitFor({ state: 'hidden' });
   await wb.page.keyboard.press('Escape');
-  assert.equal(await lineText(4), '      environments:');
+  await expectLine(4, '      environments:');
   const saved = await savedText((t) => t.includes('environments:'));
   assert.ok(saved.includes('    - id: acme/shop/web\n      environments:\n        - production\n      protected_branches_only: true\n'), saved);
 });
