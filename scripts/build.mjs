@@ -1,4 +1,4 @@
-// Bundles the three entry points with esbuild: the VS Code client (vscode external), the language
+// Bundles the entry points with esbuild: the VS Code client (vscode external), the language
 // server and the agentcfg CLI. Run by `npm run build`, by `prepare` after install, and by the test and
 // start scripts. `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
@@ -23,9 +23,22 @@ const common = {
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
+/**
+ * The server loads its cluster commands (and @kubernetes/client-node under them) with `import()` on
+ * the first cluster command. Built as a bundle of their own beside dist/server.js, an editor that
+ * never runs one does not even read that code (several MB of source V8 would otherwise hold).
+ */
+const clusterCommandsExternal = {
+  name: 'cluster-commands-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commandGroups$/ }, () => ({ path: './clusterCommands.js', external: true }));
+  },
+};
+
 const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
-  { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [clusterCommandsExternal] },
+  { entryPoints: ['server/src/lsp/cluster/commandGroups.ts'], outfile: 'dist/clusterCommands.js' },
   {
     entryPoints: ['server/src/cli/main.ts'],
     outfile: 'dist/cli.js',

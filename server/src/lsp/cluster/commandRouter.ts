@@ -11,8 +11,14 @@ export interface CommandCall {
 
 export type CommandHandler = (argument: unknown, call: CommandCall) => Promise<ClusterCommandResult<unknown>>;
 
-/** Thrown by argument readers: the client sent something that is not the command's argument. */
-export class InvalidArguments extends Error {}
+/**
+ * Thrown by argument readers: the client sent something that is not the command's argument.
+ * Recognised by name, not `instanceof`: the handlers live in their own bundle
+ * (dist/clusterCommands.js), which has its own copy of this class.
+ */
+export class InvalidArguments extends Error {
+  override readonly name = 'InvalidArguments';
+}
 
 /**
  * `workspace/executeCommand` for the cluster commands: one handler per command id, each taking one
@@ -64,7 +70,7 @@ export class ClusterCommandRouter {
     try {
       return await handler(params.arguments?.[0], { params, token });
     } catch (err) {
-      if (err instanceof InvalidArguments) return { ok: false, kind: 'invalidArguments', message: `${params.command}: ${err.message}` };
+      if (err instanceof Error && err.name === 'InvalidArguments') return { ok: false, kind: 'invalidArguments', message: `${params.command}: ${err.message}` };
       return { ok: false, kind: 'failed', message: `${params.command} failed unexpectedly: ${err instanceof Error ? err.message : String(err)}` };
     }
   }
