@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection, DocumentLink } from 'vscode-languageserver';
-import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
-import { keyText } from '../engine/config/yamlDocument';
+import { isSeq, type Node } from 'yaml';
+import { pairOfKey, valueOfKey } from '../engine/config/yamlDocument';
 import type { DocumentModels } from './documentModels';
 import { localFilePath } from './uriPaths';
 
@@ -46,27 +46,18 @@ export class DocumentLinksFeature {
 
 /** The `resource_management` keys of `ci_access.projects[]`, `ci_access.groups[]` and `ci_access.instance`. */
 function resourceManagementKeys(root: unknown): Node[] {
-  const ciAccess = valueOf(root, 'ci_access');
+  const ciAccess = valueOfKey(root, 'ci_access');
   const entries: unknown[] = [];
   for (const list of ['projects', 'groups']) {
-    const seq = valueOf(ciAccess, list);
+    const seq = valueOfKey(ciAccess, list);
     if (isSeq(seq)) entries.push(...seq.items);
   }
-  entries.push(valueOf(ciAccess, 'instance'));
+  entries.push(valueOfKey(ciAccess, 'instance'));
   const out: Node[] = [];
   for (const entry of entries) {
-    const pair = pairOf(entry, 'resource_management');
+    const pair = pairOfKey(entry, 'resource_management');
     const key = pair?.key as Node | null | undefined;
     if (key?.range) out.push(key);
   }
   return out;
-}
-
-function pairOf(map: unknown, key: string): Pair | null {
-  if (!isMap(map)) return null;
-  return (map.items.find((p) => isPair(p) && keyText(p.key) === key) as Pair | undefined) ?? null;
-}
-
-function valueOf(map: unknown, key: string): unknown {
-  return pairOf(map, key)?.value ?? null;
 }

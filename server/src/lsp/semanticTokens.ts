@@ -1,7 +1,7 @@
 import { SemanticTokensBuilder, type Connection, type Range, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
-import { isMap, isPair, isSeq, type Node, type YAMLMap } from 'yaml';
+import { isMap, isSeq, type Node } from 'yaml';
 import { scalarOffsetMapper } from '../engine/config/scalarSource';
-import { keyText } from '../engine/config/yamlDocument';
+import { valueOfKey } from '../engine/config/yamlDocument';
 import { expressionSemanticSpans, namespaceSemanticSpans, SEMANTIC_TOKEN_TYPES, type SemanticSpan } from '../engine/expr/semanticTokens';
 import type { DocumentModels, OpenAgentConfig } from './documentModels';
 
@@ -51,14 +51,14 @@ export class SemanticTokensFeature {
 
 function collectSpans(config: OpenAgentConfig, window: readonly [number, number] | null): DocumentSpan[] {
   const out: DocumentSpan[] = [];
-  const ciAccess = child(config.doc.contents, 'ci_access');
+  const ciAccess = valueOfKey(config.doc.contents, 'ci_access');
   if (!isMap(ciAccess)) return out;
   for (const list of ['projects', 'groups']) {
-    const entries = child(ciAccess, list);
+    const entries = valueOfKey(ciAccess, list);
     if (!isSeq(entries)) continue;
     for (const entry of overlapping(entries.items as Node[], window)) entrySpans(entry, config.parsed.text, out);
   }
-  const instance = child(ciAccess, 'instance');
+  const instance = valueOfKey(ciAccess, 'instance');
   if (instance && overlaps(instance, window)) entrySpans(instance, config.parsed.text, out);
   return window ? out.filter((s) => s.end > window[0] && s.start < window[1]) : out;
 }
@@ -66,13 +66,13 @@ function collectSpans(config: OpenAgentConfig, window: readonly [number, number]
 /** The spans of one `ci_access` entry: its rules' `if` and `namespace`, and `default_namespace` when it has rules. */
 function entrySpans(entry: unknown, text: string, out: DocumentSpan[]): void {
   if (!isMap(entry)) return;
-  const rules = child(entry, 'rules');
+  const rules = valueOfKey(entry, 'rules');
   if (!isSeq(rules)) return;
-  addSpans(child(entry, 'default_namespace'), text, namespaceSemanticSpans, out);
+  addSpans(valueOfKey(entry, 'default_namespace'), text, namespaceSemanticSpans, out);
   for (const rule of rules.items) {
     if (!isMap(rule)) continue;
-    addSpans(child(rule, 'if'), text, expressionSemanticSpans, out);
-    addSpans(child(rule, 'namespace'), text, namespaceSemanticSpans, out);
+    addSpans(valueOfKey(rule, 'if'), text, expressionSemanticSpans, out);
+    addSpans(valueOfKey(rule, 'namespace'), text, namespaceSemanticSpans, out);
   }
 }
 
@@ -82,12 +82,6 @@ function addSpans(node: Node | null, text: string, spansOf: (value: string) => r
   for (const span of spansOf((node as { source: string }).source)) {
     out.push({ start: map(span.start), end: map(span.start + span.length), type: TYPE_INDEX.get(span.type)! });
   }
-}
-
-function child(map: unknown, key: string): Node | null {
-  if (!isMap(map)) return null;
-  const pair = (map as YAMLMap).items.find((p) => isPair(p) && keyText(p.key) === key);
-  return (pair?.value as Node | null | undefined) ?? null;
 }
 
 function overlaps(node: Node, window: readonly [number, number] | null): boolean {

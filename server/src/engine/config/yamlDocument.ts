@@ -132,15 +132,26 @@ export interface PathTarget {
   readonly pair: Pair<Node, Node | null> | null;
 }
 
+/** The pair of `map` whose key reads `key` (as {@link keyText} reads it); null when `map` is not a map or has none. */
+export function pairOfKey(map: unknown, key: string): Pair<Node, Node | null> | null {
+  if (!isMap(map)) return null;
+  return (map.items.find((p) => isPair(p) && keyText(p.key) === key) as Pair<Node, Node | null> | undefined) ?? null;
+}
+
+/** The value node under `key` in `map`; null when there is none. */
+export function valueOfKey(map: unknown, key: string): Node | null {
+  return pairOfKey(map, key)?.value ?? null;
+}
+
 /** Walks the YAML node tree along a data path (map keys and sequence indexes). */
 export function nodeAtPath(doc: Document.Parsed, path: readonly (string | number)[]): PathTarget | null {
   let node: unknown = doc.contents;
   let pair: Pair<Node, Node | null> | null = null;
   for (const segment of path) {
     if (isMap(node)) {
-      const found = node.items.find((p) => isPair(p) && keyText(p.key) === String(segment));
+      const found = pairOfKey(node, String(segment));
       if (!found) return null;
-      pair = found as Pair<Node, Node | null>;
+      pair = found;
       node = found.value;
     } else if (isSeq(node)) {
       const item = node.items[Number(segment)];
