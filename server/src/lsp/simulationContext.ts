@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { RuleCheckContext } from '../engine/access/ruleDiagnostics';
 import { presetScenarios, type JobScenario } from '../engine/access/scenarios';
 import { classifyPath } from '../engine/files';
 import type { ServerSettings } from '../protocol';
 import { configProjectPathFromGit } from '../workspace/gitRemote';
+import { documentPath, localFilePath } from './uriPaths';
 
 /** The active scenario set: the presets (unless turned off) followed by the user's own. */
 export function activeScenarios(settings: ServerSettings): JobScenario[] {
@@ -29,11 +29,11 @@ function configProjectPathFor(file: string): string | null {
 
 /** Which agent a document configures and how to simulate it, from its path and the settings. */
 export function simulationContext(uri: string, settings: ServerSettings): RuleCheckContext {
-  const file = uri.startsWith('file:') ? fileURLToPath(uri) : new URL(uri).pathname;
-  const kind = classifyPath(file);
+  const kind = classifyPath(documentPath(uri));
   let configProjectPath = settings.configProjectPath;
-  if (!configProjectPath && uri.startsWith('file:')) {
-    configProjectPath = configProjectPathFor(file) ?? '';
+  const local = localFilePath(uri);
+  if (!configProjectPath && local !== null) {
+    configProjectPath = configProjectPathFor(local) ?? '';
   }
   return {
     agent: { configProjectPath, name: kind.kind === 'agentConfig' ? kind.agentName : 'agent' },

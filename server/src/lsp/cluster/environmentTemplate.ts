@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
+import { localFilePath } from '../uriPaths';
 import { integer, record, text } from './args';
 import { InvalidArguments } from './commandRouter';
 import type { ClusterCommandResult, EnvironmentScenarioArgs } from './protocol';
@@ -40,12 +40,8 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
 async function templateText(documents: TextDocuments<TextDocument>, uri: string | undefined): Promise<{ text?: string; source: string } | string> {
   if (!uri) return { source: "GitLab's built-in default template" };
   const open = documents.get(uri);
-  let path: string;
-  try {
-    path = fileURLToPath(uri);
-  } catch {
-    return open ? { text: open.getText(), source: uri } : `The template ${uri} is not a file URI and is not open in the editor.`;
-  }
+  const path = localFilePath(uri);
+  if (path === null) return open ? { text: open.getText(), source: uri } : `The template ${uri} is not a file URI and is not open in the editor.`;
   if (open) return { text: open.getText(), source: path };
   try {
     return { text: await readFile(path, 'utf8'), source: path };
