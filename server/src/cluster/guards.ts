@@ -19,11 +19,6 @@ export type GuardVerdict = { readonly allowed: true } | { readonly allowed: fals
 
 const ALLOWED: GuardVerdict = { allowed: true };
 
-/** Whether a namespace must never be deleted (system namespaces and the agent's namespace). */
-export function isProtectedNamespace(name: string, agentNamespace: string): boolean {
-  return SYSTEM_NAMESPACES.includes(name) || name === agentNamespace;
-}
-
 /** The inventory that owns a live object, per its annotation; undefined when none. */
 export function owningInventory(live: KubernetesObject | undefined): string | undefined {
   const id = live?.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION];

@@ -1,16 +1,16 @@
 // Guards, pure (issue 5 "Guards"): protected namespaces and inventory ownership (spec §5.3 annotation).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isProtectedNamespace, mayApply, mayDelete, SYSTEM_NAMESPACES } from '../../../server/src/cluster/guards';
+import { mayApply, mayDelete, protectedNamespaceReason, SYSTEM_NAMESPACES } from '../../../server/src/cluster/guards';
 
 const ns = (name: string) => ({ group: '', kind: 'Namespace', namespace: '', name });
 const owned = (id?: string) => ({ metadata: { name: 'x', ...(id === undefined ? {} : { annotations: { 'config.k8s.io/owning-inventory': id } }) } });
 
 test('the four system namespaces and the agent namespace are protected; others are not', () => {
   assert.deepEqual(SYSTEM_NAMESPACES, ['kube-system', 'kube-public', 'kube-node-lease', 'default']);
-  for (const name of [...SYSTEM_NAMESPACES, 'gitlab-agent']) assert.equal(isProtectedNamespace(name, 'gitlab-agent'), true, name);
-  assert.equal(isProtectedNamespace('review-42-7', 'gitlab-agent'), false);
-  assert.equal(isProtectedNamespace('gitlab-agent', 'agents'), false, 'only the configured agent namespace');
+  for (const name of [...SYSTEM_NAMESPACES, 'gitlab-agent']) assert.equal(typeof protectedNamespaceReason(ns(name), 'gitlab-agent'), 'string', name);
+  assert.equal(protectedNamespaceReason(ns('review-42-7'), 'gitlab-agent'), undefined);
+  assert.equal(protectedNamespaceReason(ns('gitlab-agent'), 'agents'), undefined, 'only the configured agent namespace');
 });
 
 test('mayDelete: protected namespaces never, even when owned', () => {
