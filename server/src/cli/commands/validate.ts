@@ -1,7 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isCompatibilityTarget, type CompatibilityTarget } from '../../engine/config/compatibilityTarget';
-import { finalizeDiagnostics, validateAgentConfig } from '../../engine/config/validateAgentConfig';
+import { finalizeDiagnostics, partDiagnostics, validateAgentConfig, wholeFileDiagnostics } from '../../engine/config/validateAgentConfig';
+import { parseYaml } from '../../engine/config/yamlDocument';
 import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { classifyPath } from '../../engine/files';
 import { agentFilesOnDisk } from '../../engine/crossFile/agentFilesOnDisk';
@@ -58,8 +59,11 @@ async function validateFile(file: string, target: CompatibilityTarget, io: CliIo
     return { file, diagnostics: finalizeDiagnostics([...own, ...together]) };
   }
   if (kind.kind !== 'agentConfig') return { file, diagnostics: validateAgentConfig(text, { target }) };
-  const together = (await agentFilesOnDisk(absolute, kind.agentName)).configDiagnostics(text);
-  return { file, diagnostics: finalizeDiagnostics([...validateAgentConfig(text, { target, agentName: kind.agentName }), ...together]) };
+  // One parse serves both the file's own checks and the cross-file ones; one sort and cap for all.
+  const parsed = parseYaml(text);
+  const options = { target, agentName: kind.agentName };
+  const together = (await agentFilesOnDisk(absolute, kind.agentName)).configDiagnostics(parsed);
+  return { file, diagnostics: finalizeDiagnostics([...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options), ...together]) };
 }
 
 /** Files are taken as given; directories are searched for agent configurations and templates. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { presetScenarios } from '../access/scenarios';
-import { parseYaml } from '../config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
 import type { EngineDiagnostic } from '../diagnostics';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from './agentFiles';
 
@@ -23,7 +23,7 @@ async function firstReadable(candidates: readonly string[]): Promise<string | nu
  * The cross-file checks for a file on disk (the command line's view): the sibling is read from the
  * agent's directory, the scenarios are the presets.
  */
-export async function agentFilesOnDisk(file: string, agentName: string): Promise<{ configDiagnostics(text: string): EngineDiagnostic[]; templateDiagnostics(text: string): EngineDiagnostic[] }> {
+export async function agentFilesOnDisk(file: string, agentName: string): Promise<{ configDiagnostics(config: ParsedYaml): EngineDiagnostic[]; templateDiagnostics(text: string): EngineDiagnostic[] }> {
   const isTemplate = path.basename(path.dirname(file)) === 'environment_templates';
   const agentDir = isTemplate ? path.dirname(path.dirname(file)) : path.dirname(file);
   const base = { agentName, scenarios: presetScenarios(DEFAULT_BRANCH), defaultBranch: DEFAULT_BRANCH };
@@ -33,5 +33,5 @@ export async function agentFilesOnDisk(file: string, agentName: string): Promise
     return { configDiagnostics: () => [], templateDiagnostics: (text) => templateCrossFileDiagnostics({ ...base, config, templateText: text } satisfies AgentFiles) };
   }
   const templateText = await firstReadable(['default.yaml', 'default.yml'].map((n) => path.join(agentDir, 'environment_templates', n)));
-  return { configDiagnostics: (text) => configCrossFileDiagnostics({ ...base, config: parseYaml(text), templateText } satisfies AgentFiles), templateDiagnostics: () => [] };
+  return { configDiagnostics: (config) => configCrossFileDiagnostics({ ...base, config, templateText } satisfies AgentFiles), templateDiagnostics: () => [] };
 }
