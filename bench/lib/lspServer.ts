@@ -113,17 +113,9 @@ export class BenchServer {
     uri: string,
     text: string,
   ): Promise<{ ms: number; count: number }> {
-    this.versions.set(uri, 1);
-    const started = performance.now();
-    const waiting = this.diagnostics(uri, 1);
-    await this.connection.sendNotification("textDocument/didOpen", {
+    return this.untilDiagnostics(uri, 1, "textDocument/didOpen", {
       textDocument: { uri, languageId: "yaml", version: 1, text },
     });
-    const published = await waiting;
-    return {
-      ms: performance.now() - started,
-      count: published.diagnostics.length,
-    };
   }
 
   /** Applies one incremental edit; resolves with the milliseconds until the diagnostics of that version. */
@@ -133,13 +125,23 @@ export class BenchServer {
     text: string,
   ): Promise<{ ms: number; count: number }> {
     const version = (this.versions.get(uri) ?? 1) + 1;
-    this.versions.set(uri, version);
-    const started = performance.now();
-    const waiting = this.diagnostics(uri, version);
-    await this.connection.sendNotification("textDocument/didChange", {
+    return this.untilDiagnostics(uri, version, "textDocument/didChange", {
       textDocument: { uri, version },
       contentChanges: [{ range, text }],
     });
+  }
+
+  /** Sends a notification that makes `version` of `uri`; the milliseconds until that version's diagnostics. */
+  private async untilDiagnostics(
+    uri: string,
+    version: number,
+    method: string,
+    params: unknown,
+  ): Promise<{ ms: number; count: number }> {
+    this.versions.set(uri, version);
+    const started = performance.now();
+    const waiting = this.diagnostics(uri, version);
+    await this.connection.sendNotification(method, params);
     const published = await waiting;
     return {
       ms: performance.now() - started,
