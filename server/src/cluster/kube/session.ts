@@ -45,6 +45,12 @@ export class SessionObjectApi extends KubernetesObjectApi {
     return this.resource(apiVersion, kind);
   }
 
+  /** Every resource `apiVersion` serves (one discovery request, shared with {@link resourceFor}'s cache). */
+  async resourcesOf(apiVersion: string): Promise<V1APIResource[]> {
+    if (!this.apiVersionResourceCache[apiVersion]) await this.resource(apiVersion, '');
+    return this.apiVersionResourceCache[apiVersion]?.resources ?? [];
+  }
+
   /** Uses the context's namespace as default, as KubernetesObjectApi.makeApiClient does. */
   useDefaultNamespaceOf(kc: KubeConfig): void {
     this.setDefaultNamespace(kc);
