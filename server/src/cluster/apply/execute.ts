@@ -12,11 +12,12 @@ import { formatRef, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { RequestCounts } from '../kube/requests';
 import type { ClusterSession } from '../kube/session';
-import { formatDuration, waitForObject, waitUntilGone } from '../kube/watch';
+import { formatDuration, waitForObject } from '../kube/watch';
 import { uniqueRefs } from '../inventory/configMap';
 import type { InventoryRef } from '../inventory/objMetadata';
 import { writeInventory } from '../inventory/store';
 import type { OperationOptions } from '../progress';
+import { cascadeRefusal, executePrune } from '../prune/index';
 import { readinessOf } from '../readiness';
 import { conflictsOf, sameRefs, type ApplyAction, type ApplyPlan, type PlannedObject } from './plan';
 import { TIERS } from './supportedKinds';
@@ -25,6 +26,8 @@ import { TIERS } from './supportedKinds';
 export interface ExecuteApplyOptions extends OperationOptions {
   /** Take over fields owned by other field managers (the plan lists them). Default false. */
   readonly force?: boolean;
+  /** The person confirmed that pruning a namespace also deletes the other objects the plan lists in it. */
+  readonly deleteOthers?: boolean;
   readonly concurrency?: number;
 }
 
@@ -101,6 +104,9 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
   if (refused) return refused;
   const conflicts = conflictsOf(plan);
   if (conflicts.length > 0 && !force) return conflictFailure(conflicts);
+  // Checked before anything is applied, so that a refusal changes nothing.
+  const cascade = options.deleteOthers ? undefined : cascadeRefusal(plan.pruneCascades, 'applied');
+  if (cascade) return cascade;
   const cancelled = (): ClusterFailure | undefined => (signal?.aborted ? { type: 'cancelled', message: 'cancelled' } : undefined);
 
   if (plan.createsInventoryNamespace) {
@@ -138,7 +144,8 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
       if (stop) return stop;
       if (object.action === 'unchanged') return ok(object.live);
       const result = await applyOne(session, object, force);
-      progress?.report(`${object.action === 'create' ? 'created' : 'updated'} ${formatRef(object.ref)}`, Math.round((++done * 100) / Math.max(1, plan.objects.length)));
+      // Only what happened is reported: a failed create is not "created".
+      if (result.type === 'ok') progress?.report(`${object.action === 'create' ? 'created' : 'updated'} ${formatRef(object.ref)}`, Math.round((++done * 100) / Math.max(1, plan.objects.length)));
       return result;
     });
     const failed = results.find(isFailure);
@@ -155,29 +162,10 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
     if (notReady) return notReady;
   }
 
-  // 3. Prune what the template no longer renders, the reverse of the apply order.
-  const pruned: ObjectRef[] = [];
-  for (const tier of [...TIERS].reverse()) {
-    const prunes = plan.prunes.filter((p) => p.tier === tier);
-    const results = await mapBounded(prunes, concurrency, async (prune): Promise<ClusterOutcome<void>> => {
-      const stop = cancelled();
-      if (stop) return stop;
-      try {
-        // The uid precondition: delete exactly the object the plan's guard checked.
-        await session.objects.delete(structuredClone(prune.live), undefined, undefined, undefined, undefined, 'Background', {
-          preconditions: { uid: prune.live.metadata?.uid },
-        });
-      } catch (err) {
-        const failure = outcomeFromError(err, prune.ref);
-        if (failure.type !== 'notFound') return failure;
-      }
-      progress?.report(`pruning ${formatRef(prune.ref)}`);
-      return waitUntilGone(session, prune.ref, { signal, timeoutMs: Math.max(1, deadline - Date.now()) });
-    });
-    const failed = results.find(isFailure);
-    if (failed) return failed;
-    pruned.push(...prunes.map((p) => p.ref));
-  }
+  // 3. Prune what the template no longer renders, through the pruner (the reverse of the apply order).
+  const pruning = await executePrune(session, { deletions: plan.prunes, skipped: [], blocked: [], cascades: plan.pruneCascades }, 'pruned', { signal, progress, deadline, concurrency, wait: true, deleteOthers: true });
+  if (pruning.failure) return pruning.failure;
+  const pruned = [...pruning.result.deleted, ...pruning.result.alreadyGone];
 
   // 4. The final set.
   const final = await record(desired);

@@ -1,6 +1,6 @@
 /** Apply an environment template (seed 000, spec §2): prepare (render), plan (dry-run + diff), execute. */
 export { prepareEnvironment, type EnvironmentInput, type PrepareResult, type PreparedEnvironment } from './environment';
-export { planApply, conflictsOf, isNoop, type ApplyAction, type ApplyPlan, type PlanOptions, type PlannedObject, type PlannedPrune, type SkippedEntry } from './plan';
+export { planApply, conflictsOf, isNoop, type ApplyAction, type ApplyPlan, type PlanOptions, type PlannedObject, type SkippedEntry } from './plan';
 export { executeApply, DEFAULT_APPLY_TIMEOUT_MS, type ApplyResult, type ExecuteApplyOptions } from './execute';
 export { DEFAULT_AGENT_NAMESPACE, environmentInventoryName, gitlabAnnotations, gitlabLabels } from './gitlabMetadata';
 export { SUPPORTED_KINDS, TIERS, type Tier } from './supportedKinds';

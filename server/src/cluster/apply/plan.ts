@@ -4,22 +4,22 @@
  * proposed YAML, a unified diff, and the field managers a forced apply would take fields from.
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
-import { withPreferredVersion } from '../kube/discovery';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { formatRef, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { liveRead, readLiveObjects, type LiveObjects } from '../kube/liveObjects';
-import { readObject } from '../kube/watch';
-import { mayApply, mayDelete } from '../guards';
+import { mayApply, type NamespaceProtection } from '../guards';
 import { readInventory } from '../inventory/store';
 import type { InventoryRef } from '../inventory/objMetadata';
-import type { ParsedInventory } from '../inventory/configMap';
+import { isGlobalFailure, namespaceContents, namespacesHoldingInventories, planPrune, type NamespaceContents, type PlannedDeletion, type SkippedEntry } from '../prune/index';
+import { readinessOf } from '../readiness';
+import { OWNING_INVENTORY_ANNOTATION, type ParsedInventory } from '../inventory/configMap';
 import type { OperationOptions } from '../progress';
 import type { PreparedEnvironment } from './environment';
 import { unifiedDiff } from './diff';
 import { comparableYaml } from './normalize';
-import { tierOf, type Tier } from './supportedKinds';
+import type { Tier } from './supportedKinds';
 
 /** What applying will do to one object. */
 export type ApplyAction = 'create' | 'update' | 'unchanged';
@@ -44,19 +44,7 @@ export interface PlannedObject {
   readonly validated: boolean;
 }
 
-/** An object the template no longer renders, to delete. */
-export interface PlannedPrune {
-  readonly ref: ObjectRef;
-  readonly tier: Tier;
-  readonly live: KubernetesObject;
-  readonly liveYaml: string;
-}
-
-/** An inventory entry left alone, with the reason (a guard, or it is gone already). */
-export interface SkippedEntry {
-  readonly ref: InventoryRef;
-  readonly reason: string;
-}
+export type { SkippedEntry };
 
 /** The reviewed plan that {@link executeApply} carries out. */
 export interface ApplyPlan {
@@ -70,7 +58,12 @@ export interface ApplyPlan {
   /** The agent namespace (inventory home) does not exist and will be created. */
   readonly createsInventoryNamespace: boolean;
   readonly objects: readonly PlannedObject[];
-  readonly prunes: readonly PlannedPrune[];
+  /** Objects the template no longer renders, to delete (through the pruner). */
+  readonly prunes: readonly PlannedDeletion[];
+  /** For each namespace to prune: the other objects it holds, which go with it (pruned only when confirmed). */
+  readonly pruneCascades: readonly NamespaceContents[];
+  /** Existing namespaces this apply adopts, with the objects in them it does not create: a later delete takes them along. */
+  readonly adoptions: readonly NamespaceContents[];
   /** Inventory entries dropped without deleting anything (gone already, or refused by a guard). */
   readonly skipped: readonly SkippedEntry[];
   /** Problems that stop the apply before anything changes (unsupported kinds, 403, 422, foreign objects…). */
@@ -98,7 +91,8 @@ export function isNoop(plan: ApplyPlan): boolean {
     plan.prunes.length === 0 &&
     plan.skipped.length === 0 &&
     plan.previousInventory !== undefined &&
-    plan.objects.every((o) => o.action === 'unchanged') &&
+    // An object not ready (a re-run after a readiness timeout) still has something to wait for.
+    plan.objects.every((o) => o.action === 'unchanged' && readinessOf(o.live).state === 'current') &&
     sameRefs(plan.previousInventory, plan.objects.map((o) => o.ref))
   );
 }
@@ -135,11 +129,11 @@ async function dryRunWithConflicts(session: ClusterSession, manifest: Kubernetes
   }
 }
 
-async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean, batch: LiveObjects): Promise<PlannedObject | ClusterFailure> {
+async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean, batch: LiveObjects, protection: NamespaceProtection): Promise<PlannedObject | ClusterFailure> {
   const { ref, tier, manifest } = env.objects[index];
   const live = await liveRead(session, batch, ref);
   if (isFailure(live)) return live;
-  const guard = mayApply(live.value, env.inventory.id, adopt);
+  const guard = mayApply(ref, live.value, env.inventory.id, adopt, protection);
   if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}` };
   const liveYaml = comparableYaml(live.value);
   let proposed: KubernetesObject;
@@ -173,27 +167,6 @@ async function planObject(session: ClusterSession, env: PreparedEnvironment, ind
   };
 }
 
-async function planPrune(session: ClusterSession, env: PreparedEnvironment, entry: InventoryRef): Promise<PlannedPrune | SkippedEntry | ClusterFailure> {
-  const full = await withPreferredVersion(session, entry);
-  if (isFailure(full)) return full;
-  if (!full.value) return { ref: entry, reason: `the cluster no longer serves group ${entry.group}` };
-  const ref = full.value;
-  const live = await readObject(session, ref);
-  if (isFailure(live)) return live;
-  if (!live.value) return { ref: entry, reason: 'already gone' };
-  const guard = mayDelete(entry, live.value, env.inventory.id, env.inventory.namespace);
-  if (!guard.allowed) return { ref: entry, reason: `not pruned: ${guard.reason}` };
-  try {
-    // A dry-run delete proves the permission before anything changes.
-    await session.objects.delete(structuredClone(live.value), undefined, 'All');
-  } catch (err) {
-    const failure = outcomeFromError(err, ref);
-    if (failure.type === 'notFound') return { ref: entry, reason: 'already gone' };
-    return failure;
-  }
-  return { ref, tier: tierOf(ref.group, ref.kind), live: live.value, liveYaml: comparableYaml(live.value) };
-}
-
 /** Whether the inventory namespace must be created (unknown when the identity cannot read namespaces: assumed present). */
 async function inventoryNamespaceMissing(session: ClusterSession, namespace: string): Promise<ClusterOutcome<boolean>> {
   try {
@@ -207,11 +180,6 @@ async function inventoryNamespaceMissing(session: ClusterSession, namespace: str
   }
 }
 
-/** Failures that concern the whole cluster, not one object: they end the plan. */
-function isGlobal(failure: ClusterFailure): boolean {
-  return failure.type === 'unreachable' || failure.type === 'unauthorized' || failure.type === 'cancelled' || failure.type === 'timeout';
-}
-
 /** Reads, dry-runs and diffs everything an apply of `env` would do. Changes nothing. */
 export async function planApply(session: ClusterSession, env: PreparedEnvironment, options: PlanOptions = {}): Promise<ClusterOutcome<ApplyPlan>> {
   const progress = options.progress;
@@ -219,7 +187,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   progress?.report(`reading inventory ${env.inventory.namespace}/${env.inventory.name}`);
   const stored = await readInventory(session, env.inventory);
   if (isFailure(stored)) {
-    if (isGlobal(stored)) return stored;
+    if (isGlobalFailure(stored)) return stored;
     blocked.push(stored);
   }
   const previous = !isFailure(stored) && stored.value ? stored.value.objects : undefined;
@@ -241,16 +209,20 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   let done = 0;
   progress?.report(`reading ${env.objects.length} live objects`);
   const batch = await readLiveObjects(session, env.objects.map((o) => o.ref), concurrency);
+  // A namespace that holds any other inventory (another environment's or agent's) is never ours.
+  const holding = await namespacesHoldingInventories(session, namespaceIndexes.map((i) => env.objects[i].ref.name), env.inventory);
+  if (isFailure(holding)) return holding;
+  const protection: NamespaceProtection = { agentNamespace: env.inventory.namespace, holdingInventories: holding.value };
   for (const indexes of [namespaceIndexes, otherIndexes]) {
     const results = await mapBounded(indexes, concurrency, async (i) => {
       if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
-      const result = await planObject(session, env, i, newNamespaces, options.adopt ?? false, batch);
+      const result = await planObject(session, env, i, newNamespaces, options.adopt ?? false, batch, protection);
       progress?.report(`dry-run ${formatRef(env.objects[i].ref)}`, Math.round((++done * 100) / Math.max(1, env.objects.length)));
       return result;
     });
     for (const r of results) {
       if ('type' in r) {
-        if (isGlobal(r)) return r;
+        if (isGlobalFailure(r)) return r;
         blocked.push(r);
       } else {
         planned.push(r);
@@ -260,18 +232,31 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   }
 
   const desiredKeys = new Set(env.objects.map((o) => refKey(o.ref)));
-  const prunes: PlannedPrune[] = [];
-  const skipped: SkippedEntry[] = [];
   const stale = (previous ?? []).filter((r) => !desiredKeys.has(refKey(r)));
-  const pruneResults = await mapBounded(stale, concurrency, (entry) => planPrune(session, env, entry));
-  for (const r of pruneResults) {
-    if ('type' in r) {
-      if (isGlobal(r)) return r;
-      blocked.push(r);
-    } else if ('live' in r) prunes.push(r);
-    else skipped.push(r);
+  const pruned = await planPrune(session, stale, { inventoryId: env.inventory.id, inventory: env.inventory, agentNamespace: env.inventory.namespace, dryRunFirst: true, verb: 'pruned', ours: desiredKeys }, options);
+  if (isFailure(pruned)) return pruned;
+  blocked.push(...pruned.value.blocked);
+  // Adopting a namespace makes its later deletion ours: say what else it holds.
+  const adoptions: NamespaceContents[] = [];
+  for (const adopted of planned.filter((p) => p.ref.kind === 'Namespace' && p.ref.group === '' && p.live && p.live.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION] !== env.inventory.id)) {
+    const contents = await namespaceContents(session, adopted.ref.name, desiredKeys);
+    if (isFailure(contents)) return contents;
+    adoptions.push(contents.value);
   }
   const order = new Map(env.objects.map((o, i) => [refKey(o.ref), i]));
   planned.sort((a, b) => (order.get(refKey(a.ref)) ?? 0) - (order.get(refKey(b.ref)) ?? 0));
-  return ok({ context: session.context, server: session.server, environment: env, previousInventory: previous, inventoryMetadataChanged, createsInventoryNamespace, objects: planned, prunes, skipped, blocked });
+  return ok({
+    context: session.context,
+    server: session.server,
+    environment: env,
+    previousInventory: previous,
+    inventoryMetadataChanged,
+    createsInventoryNamespace,
+    objects: planned,
+    prunes: pruned.value.deletions,
+    pruneCascades: pruned.value.cascades,
+    adoptions,
+    skipped: pruned.value.skipped,
+    blocked,
+  });
 }

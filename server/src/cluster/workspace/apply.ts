@@ -11,7 +11,7 @@ import type { ClusterSession } from '../kube/session';
 import { SILENT_PROGRESS, type OperationOptions } from '../progress';
 import { describeObject, groupByInventory, parseConfigToApply, type InventoryGroup } from './configToApply';
 import { applyInventoryGroup, type InventoryApplyResult } from './inventoryApply';
-import { AGENTK_FIELD_MANAGER } from './names';
+import { AGENTK_FIELD_MANAGER, workspaceOfInventory } from './names';
 
 export interface WorkspaceApplyOptions extends OperationOptions {
   /** `remote_development.shared_namespace`: set = shared-namespace mode. */
@@ -37,6 +37,18 @@ export function workspaceGroups(configToApply: string): ClusterOutcome<Inventory
   const grouped = groupByInventory(parsed.value.map((o) => o.object));
   if (!grouped.ok) return { type: 'invalid', causes: [], message: grouped.error };
   return ok(grouped.value);
+}
+
+/**
+ * The inventories of a payload must be one workspace's (named as Rails names them): applying
+ * another inventory — an environment's — would prune the objects it tracks.
+ */
+function foreignInventory(groups: readonly InventoryGroup[]): ClusterOutcome<void> {
+  const owners = new Set(groups.map((g) => workspaceOfInventory(g.inventory.metadata.name)));
+  const foreign = groups.find((g) => workspaceOfInventory(g.inventory.metadata.name) === undefined);
+  if (foreign) return { type: 'refused', message: `${describeObject(foreign.inventory)} is not a workspace inventory (<workspace>-workspace-inventory or <workspace>-secrets-inventory); nothing is applied` };
+  if (owners.size > 1) return { type: 'refused', message: `the payload names inventories of ${owners.size} workspaces (${[...owners].join(', ')}); a workspace's config names only its own; nothing is applied` };
+  return ok(undefined);
 }
 
 /** The one namespace every object of the payload is in, or why there is none. */
@@ -98,6 +110,8 @@ export async function applyWorkspace(session: ClusterSession, configToApply: str
   const groups = workspaceGroups(configToApply);
   if (isFailure(groups)) return groups;
   const sharedNamespace = options.sharedNamespace || undefined;
+  const foreign = foreignInventory(groups.value);
+  if (isFailure(foreign)) return foreign;
   const namespace = payloadNamespace(groups.value, sharedNamespace);
   if (isFailure(namespace)) return namespace;
   const scoped = await clusterScopedObject(session, groups.value);

@@ -5,6 +5,8 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { isRecord } from '../../engine/data';
+import { entryProblem } from '../guards';
+import { splitApiVersion } from '../kube/objectRef';
 import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from './names';
 
 /** One object of the YAML, as plain data, with where it starts in the text. */
@@ -60,6 +62,10 @@ function objectProblem(value: unknown): string | undefined {
   if (typeof value.kind !== 'string' || !value.kind) return 'the object has no kind';
   const metadata = value.metadata;
   if (!isRecord(metadata) || typeof metadata.name !== 'string' || !metadata.name) return `the ${value.kind} has no metadata.name`;
+  if (metadata.namespace !== undefined && typeof metadata.namespace !== 'string') return `${value.kind} ${metadata.name}: metadata.namespace must be a string`;
+  // A name that is no valid object name could change the request path into another object's.
+  const invalid = entryProblem({ ...splitApiVersion(value.apiVersion as string), kind: value.kind, namespace: metadata.namespace ?? '', name: metadata.name });
+  if (invalid) return `${value.kind} ${metadata.name}: ${invalid}`;
   for (const key of ['labels', 'annotations'] as const) {
     const map = metadata[key];
     if (map === undefined || map === null) continue;

@@ -29,3 +29,15 @@ export function workspaceNamespace(workspaceName: string, sharedNamespace?: stri
 export function workspaceInventoryNames(workspaceName: string): { workspace: string; secrets: string } {
   return { workspace: `${workspaceName}-workspace-inventory`, secrets: `${workspaceName}-secrets-inventory` };
 }
+
+/**
+ * The workspace an inventory ConfigMap belongs to, by the names Rails gives them (spec §5.1), or
+ * undefined when the name is no workspace inventory's: a workspace operation refuses such an
+ * inventory (an environment's, another tool's), since applying it would prune what it tracks.
+ */
+export function workspaceOfInventory(inventoryName: string): string | undefined {
+  for (const suffix of ['-workspace-inventory', '-secrets-inventory']) {
+    if (inventoryName.endsWith(suffix) && inventoryName.length > suffix.length) return inventoryName.slice(0, -suffix.length);
+  }
+  return undefined;
+}

@@ -23,7 +23,7 @@ import { SILENT_PROGRESS, type OperationOptions } from '../progress';
 import type { TerminationProgress } from './actualState';
 import { isInventoryObject, parseConfigToApply, type InventoryGroup, type ManifestObject } from './configToApply';
 import { applyInventoryGroup } from './inventoryApply';
-import { AGENTK_FIELD_MANAGER, workspaceInventoryNames, workspaceNamespace } from './names';
+import { AGENTK_FIELD_MANAGER, workspaceInventoryNames, workspaceNamespace, workspaceOfInventory } from './names';
 import { TerminationTracker } from './terminationTracker';
 
 export interface TerminationTarget {
@@ -77,6 +77,11 @@ function inventoryObjects(target: TerminationTarget): ClusterOutcome<ManifestObj
   if (!parsed.ok) return { type: 'invalid', causes: [], message: parsed.error };
   const inventories = parsed.value.map((o) => o.object).filter(isInventoryObject);
   if (inventories.length === 0) return { type: 'invalid', causes: [], message: 'no inventory found' };
+  const foreign = inventories.find((cm) => workspaceOfInventory(cm.metadata.name) !== target.name);
+  if (foreign) {
+    const { workspace, secrets } = workspaceInventoryNames(target.name);
+    return { type: 'refused', message: `the termination config names inventory ${foreign.metadata.name}, which is not one of workspace ${target.name}'s (${workspace}, ${secrets}); nothing is deleted` };
+  }
   const outside = inventories.find((cm) => (cm.metadata.namespace ?? target.namespace) !== target.namespace);
   if (outside) return { type: 'refused', message: `inventory ${outside.metadata.name} is in namespace ${outside.metadata.namespace}, not in the workspace's namespace ${target.namespace}` };
   return ok(inventories.map((cm) => ({ ...cm, metadata: { ...cm.metadata, namespace: target.namespace } })));
