@@ -39,9 +39,9 @@ test('destroy deletes exactly the inventory objects in reverse order, then the i
   const plan = expectOk(await planDestroy(session, { inventory: env.inventory, deleteResources: env.deleteResources }));
   assert.deepEqual(plan.deletions.map((d) => d.ref.kind).sort(), ['Namespace', 'RoleBinding', 'ServiceAccount']);
   const order: string[] = [];
-  const result = expectOk(await executeDestroy(session, plan, { progress: { report: (m) => void (m.startsWith('deleting ') && order.push(m)) } }));
+  const result = expectOk(await executeDestroy(session, plan, { progress: { report: (m) => void (/^delet(ed|ing) /.test(m) && order.push(m)) } }));
   // Reverse tiers: RBAC and ServiceAccount (any order within the tier) before the Namespace, the inventory last.
-  assert.match(order.at(-2) ?? '', /^deleting core\/v1\/Namespace /);
+  assert.match(order.at(-2) ?? '', /^deleted core\/v1\/Namespace /);
   assert.match(order.at(-1) ?? '', /^deleting inventory /);
   assert.equal(result.deleted.length, 3);
   assert.equal(result.inventoryDeleted, true);
@@ -94,7 +94,7 @@ test('destroy after a crash half-way (cancelled after the first deletion) comple
   const interrupted = await executeDestroy(session, plan, {
     signal: controller.signal,
     concurrency: 1,
-    progress: { report: (m) => void (m.startsWith('deleting ') && controller.abort()) },
+    progress: { report: (m) => void (m.startsWith('deleted ') && controller.abort()) },
   });
   assert.equal(interrupted.type, 'cancelled');
   assert.match(describeOutcome(interrupted), /Running the operation again finishes it/);

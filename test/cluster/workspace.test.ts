@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { AppsV1Api, CoreV1Api, NetworkingV1Api, PatchStrategy, Watch, setHeaderOptions, type KubeConfig, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import { isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
+import { describeOutcome, isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
 import { applyWorkspace, listWorkspaces, runTermination, terminateWorkspace, TerminationTracker } from '../../server/src/cluster/workspace/index';
 import { workspaceConfigToApply, workspaceTerminationConfig, type WorkspaceConfigOptions } from '../support/workspaceConfig';
@@ -416,8 +416,8 @@ test('spec §5.3: re-applying without an object prunes it; objects marked keep o
   const inventory = report.inventories.find((i) => i.inventory.name === `${ws.name}-workspace-inventory`)!;
   assert.deepEqual(inventory.pruned.map((r) => r.kind), ['NetworkPolicy']);
   assert.deepEqual(inventory.abandoned.map((a) => [a.ref.kind, a.reason]).sort(), [
-    ['Service', 'annotated cli-utils.sigs.k8s.io/on-remove: keep'],
-    ['ServiceAccount', 'owned by inventory "someone-else"'],
+    ['Service', 'not pruned: it is annotated cli-utils.sigs.k8s.io/on-remove: keep'],
+    ['ServiceAccount', `not pruned: it is owned by another inventory ('someone-else'), not '${ws.name}-workspace-inventory'`],
   ]);
   const left = await objectsOfAgent(admin, ws.agentId);
   assert.ok(!left.some((o) => o.startsWith('NetworkPolicy ')));
@@ -464,7 +464,7 @@ test('unique mode, crash after the namespace deletion was requested: the run wai
   assert.equal(await namespaceExists(admin, namespace), false);
 });
 
-test('guard: an inventory that lists a system namespace its annotation says it owns never gets it deleted; termination leaves it and finishes', async (t) => {
+test('guard: an inventory that lists a system namespace its annotation says it owns is refused as tampered; nothing is deleted', async (t) => {
   const { admin, ws, namespace, s, target, apply } = await uniqueWorkspace(t);
   await apply();
   // As an older agent, or a hand edit, could leave things (applying such a payload is refused now):
@@ -475,10 +475,14 @@ test('guard: an inventory that lists a system namespace its annotation says it o
   t.after(() => core.patchNamespace({ name: 'default', body: { metadata: { annotations: { 'config.k8s.io/owning-inventory': null } } } }, mergePatch));
   await core.patchNamespace({ name: 'default', body: { metadata: { annotations: { 'config.k8s.io/owning-inventory': inventory } } } }, mergePatch);
   await core.patchNamespacedConfigMap({ name: inventory, namespace, body: { data: { _default__Namespace: '' } } }, mergePatch);
+  const tracked = Object.keys((await core.readNamespacedConfigMap({ name: inventory, namespace })).data ?? {}).sort();
 
-  const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
-  assert.equal(run.progress, 'Terminated');
-  const deleted = run.cycles.flatMap((c) => c.deleted);
-  assert.ok(!deleted.some((d) => d.startsWith('Namespace ') && d.endsWith('/default')), `default is not among the deleted: ${deleted.join(', ')}`);
+  const run = await runTermination(s, target, { timeoutMs: 120_000 });
+  assert.equal(run.type, 'refused');
+  assert.equal(
+    describeOutcome(run),
+    `Refused core/*/Namespace 'default': inventory ${namespace}/${inventory} lists "_default__Namespace", but a workspace never owns cluster-scoped objects; the inventory was changed by hand or by another tool. Nothing is pruned: remove that entry from the inventory ConfigMap first.`,
+  );
   assert.equal((await core.readNamespace({ name: 'default' })).status?.phase, 'Active');
+  assert.deepEqual(Object.keys((await core.readNamespacedConfigMap({ name: inventory, namespace })).data ?? {}).sort(), tracked, 'the workspace objects are all still tracked');
 });

@@ -9,12 +9,12 @@ import { formatRef, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { liveRead, readLiveObjects, type LiveObjects } from '../kube/liveObjects';
-import { mayApply, type NamespaceProtection } from '../guards';
+import { mayApply, owningInventory, type NamespaceProtection } from '../guards';
 import { readInventory } from '../inventory/store';
 import type { InventoryRef } from '../inventory/objMetadata';
 import { isGlobalFailure, namespaceContents, namespacesHoldingInventories, planPrune, type NamespaceContents, type PlannedDeletion, type SkippedEntry } from '../prune/index';
 import { readinessOf } from '../readiness';
-import { OWNING_INVENTORY_ANNOTATION, type ParsedInventory } from '../inventory/configMap';
+import type { ParsedInventory } from '../inventory/configMap';
 import type { OperationOptions } from '../progress';
 import type { PreparedEnvironment } from './environment';
 import { unifiedDiff } from './diff';
@@ -210,7 +210,12 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   progress?.report(`reading ${env.objects.length} live objects`);
   const batch = await readLiveObjects(session, env.objects.map((o) => o.ref), concurrency);
   // A namespace that holds any other inventory (another environment's or agent's) is never ours.
-  const holding = await namespacesHoldingInventories(session, namespaceIndexes.map((i) => env.objects[i].ref.name), env.inventory);
+  // Only existing namespaces not ours yet are asked: a missing one holds nothing, ours we created.
+  const toAdopt = namespaceIndexes.map((i) => env.objects[i].ref).filter((ref) => {
+    const live = batch.get(refKey(ref));
+    return live?.type === 'ok' && live.value !== undefined && owningInventory(live.value) !== env.inventory.id;
+  });
+  const holding = await namespacesHoldingInventories(session, toAdopt.map((ref) => ref.name), env.inventory);
   if (isFailure(holding)) return holding;
   const protection: NamespaceProtection = { agentNamespace: env.inventory.namespace, holdingInventories: holding.value };
   for (const indexes of [namespaceIndexes, otherIndexes]) {
@@ -238,7 +243,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   blocked.push(...pruned.value.blocked);
   // Adopting a namespace makes its later deletion ours: say what else it holds.
   const adoptions: NamespaceContents[] = [];
-  for (const adopted of planned.filter((p) => p.ref.kind === 'Namespace' && p.ref.group === '' && p.live && p.live.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION] !== env.inventory.id)) {
+  for (const adopted of planned.filter((p) => p.ref.kind === 'Namespace' && p.ref.group === '' && p.live && owningInventory(p.live) !== env.inventory.id)) {
     const contents = await namespaceContents(session, adopted.ref.name, desiredKeys);
     if (isFailure(contents)) return contents;
     adoptions.push(contents.value);

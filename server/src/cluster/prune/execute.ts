@@ -84,18 +84,18 @@ export async function executePrune(session: ClusterSession, plan: PrunePlan, ver
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   for (const tier of [...TIERS].reverse()) {
     const batch = plan.deletions.filter((d) => d.tier === tier);
-    const outcomes = await mapBounded(batch, concurrency, (d): Promise<ClusterOutcome<'deleted' | 'alreadyGone'>> =>
-      options.signal?.aborted ? Promise.resolve({ type: 'cancelled', ref: d.ref, message: 'cancelled' }) : deleteOne(session, d, options.dryRun === true),
-    );
+    const outcomes = await mapBounded(batch, concurrency, async (d): Promise<ClusterOutcome<'deleted' | 'alreadyGone'>> => {
+      if (options.signal?.aborted) return { type: 'cancelled', ref: d.ref, message: 'cancelled' };
+      const outcome = await deleteOne(session, d, options.dryRun === true);
+      if (outcome.type === 'ok' && outcome.value === 'deleted' && !options.dryRun) options.progress?.report(`deleted ${formatRef(d.ref)}`);
+      return outcome;
+    });
     const requested: PlannedDeletion[] = [];
     let failure: ClusterFailure | undefined;
     outcomes.forEach((o, i) => {
       if (o.type !== 'ok') failure ??= o;
       else if (o.value === 'alreadyGone' || options.dryRun) done[o.value].push(batch[i].ref);
-      else {
-        requested.push(batch[i]);
-        options.progress?.report(`deleted ${formatRef(batch[i].ref)}`);
-      }
+      else requested.push(batch[i]);
     });
     // One batched read of what was deleted: gone, or still held by finalizers (a namespace always is, for a while).
     const after = await readLiveObjects(session, requested.map((d) => d.ref), concurrency);
