@@ -150,7 +150,10 @@ test('destroy of a namespace holding kubectl-made objects lists them and deletes
   );
   const refused = await executeDestroy(session, plan);
   assert.equal(refused.type, 'refused');
-  assert.match(describeOutcome(refused), new RegExp(`nothing was deleted: deleting the namespace would delete these too\\.\\nnamespace '${ns}' also holds 2 objects this inventory does not track:\\n  - core/v1/ConfigMap 'kubectl-made' in namespace '${ns}'`));
+  assert.equal(
+    describeOutcome(refused),
+    `Nothing was deleted: deleting core/v1/Namespace '${ns}' would also delete 2 objects this inventory does not track:\n  - core/v1/ConfigMap 'kubectl-made' in namespace '${ns}'\n  - core/v1/ServiceAccount 'someone-elses' in namespace '${ns}'\nMove what must stay, or confirm that it goes with the namespace (agentcfg: --delete-others).`,
+  );
   assert.equal((await api.readNamespace({ name: ns })).status?.phase, 'Active');
   await api.readNamespacedServiceAccount({ name: 'deployer', namespace: ns });
   await api.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });

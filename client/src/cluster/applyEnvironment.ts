@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CLUSTER_COMMANDS, type ApplyPlanView, type ExecutionReport, type PlanApplyArgs } from '../../../server/src/protocol';
+import { confirmAlsoDeleted } from './results';
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
 import { pickScenario, pickTemplate, scenarioArgs } from './environmentInputs';
@@ -50,13 +51,14 @@ export async function applyEnvironment(deps: {
     cluster,
     planId: plan.planId,
     force: decided.force,
+    deleteOthers: decided.deleteOthers,
   });
   showReport(deps.output, `${TITLE} (${plan.title})`, result);
   deps.onApplied();
 }
 
 /** Resolves with the decision, or undefined when the user declined at either step. */
-async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView): Promise<{ force: boolean } | undefined> {
+async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView): Promise<{ force: boolean; deleteOthers: boolean } | undefined> {
   if (plan.noop) {
     void vscode.window.showInformationMessage(`${plan.title}: the cluster already matches the template; nothing to apply.`);
     return undefined;
@@ -72,12 +74,14 @@ async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView):
     'Apply',
   );
   if (apply !== 'Apply') return undefined;
-  if (!plan.hasConflicts) return { force: false };
+  const deleteOthers = plan.alsoDeleted.length > 0;
+  if (deleteOthers && !(await confirmAlsoDeleted(plan.alsoDeleted, 'Pruning a namespace the template no longer renders'))) return undefined;
+  if (!plan.hasConflicts) return { force: false, deleteOthers };
   const conflicts = plan.objects.flatMap((o) => (o.conflict ? [`${o.id}: fields owned by ${o.conflict.managers.map((m) => `"${m}"`).join(', ')} — ${o.conflict.message}`] : []));
   const force = await vscode.window.showWarningMessage(
     'Other field managers own fields this apply would change. Take them over (force)?',
     { modal: true, detail: `${conflicts.join('\n')}\n\nForcing makes this tool the owner; the other manager may change them back.` },
     'Force Apply',
   );
-  return force === 'Force Apply' ? { force: true } : undefined;
+  return force === 'Force Apply' ? { force: true, deleteOthers } : undefined;
 }

@@ -38,3 +38,17 @@ export function reportFailure<T>(output: vscode.OutputChannel, title: string, re
   else void showError(output, `${title}: ${result.message}`);
   return true;
 }
+
+/**
+ * The second, explicit confirmation before a namespace goes with objects this environment did not
+ * create (kubectl-made, another tool's): the server refuses to delete them without it.
+ */
+export async function confirmAlsoDeleted(others: readonly string[], what: string): Promise<boolean> {
+  const shown = others.slice(0, 30);
+  const answer = await vscode.window.showWarningMessage(
+    `${what} also deletes ${others.length} object${others.length === 1 ? '' : 's'} this environment did not create. Delete them too?`,
+    { modal: true, detail: [...shown.map((o) => `  ${o}`), ...(others.length > shown.length ? [`  … and ${others.length - shown.length} more`] : []), '', 'Move what must stay to another namespace first, or cancel.'].join('\n') },
+    'Delete Them Too',
+  );
+  return answer === 'Delete Them Too';
+}

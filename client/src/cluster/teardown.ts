@@ -11,7 +11,7 @@ import {
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
 import type { ClusterTreeNode } from './clusterTree';
-import { reportFailure, showReport } from './results';
+import { confirmAlsoDeleted, reportFailure, showReport } from './results';
 
 interface Deps {
   commands: ClusterCommands;
@@ -59,11 +59,12 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
     { modal: true, detail: ['In this order:', ...plan.objects.map((o) => `  ${o}`), ...(plan.skipped.length ? ['Left alone:', ...plan.skipped.map((s) => `  ${s}`)] : [])].join('\n') },
     'Delete',
   );
-  if (answer !== 'Delete') {
+  const deleteOthers = plan.alsoDeleted.length > 0;
+  if (answer !== 'Delete' || (deleteOthers && !(await confirmAlsoDeleted(plan.alsoDeleted, 'Deleting the namespace')))) {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;
   }
-  const result = await deps.commands.run<ExecutionReport>(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId });
+  const result = await deps.commands.run<ExecutionReport>(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId, deleteOthers });
   showReport(deps.output, `${title} (${plan.title})`, result);
   deps.onChanged();
 }

@@ -46,16 +46,20 @@ export function cascadeRefusal(cascades: readonly NamespaceContents[], verb: str
   const risky = cascades.filter(takesOthers);
   if (risky.length === 0) return undefined;
   const lines = risky.flatMap((c) => [
-    `namespace '${c.namespace}' also holds ${c.objects.length} object${c.objects.length === 1 ? '' : 's'} this inventory does not track${c.objects.length ? ':' : ''}`,
+    `deleting ${formatRef(namespaceRef(c.namespace))} would also delete ${c.objects.length} object${c.objects.length === 1 ? '' : 's'} this inventory does not track${c.objects.length || c.unlisted.length ? ':' : ''}`,
     ...c.objects.slice(0, 20).map((o) => `  - ${formatRef(o)}`),
     ...(c.objects.length > 20 ? [`  - … and ${c.objects.length - 20} more`] : []),
     ...c.unlisted.map((u) => `  - what it holds of ${u} is unknown (cannot list)`),
   ]);
   return {
     type: 'refused',
-    ref: { group: '', version: 'v1', kind: 'Namespace', namespace: '', name: risky[0].namespace },
-    message: `nothing was ${verb}: deleting the namespace would delete these too.\n${lines.join('\n')}\nMove what must stay, or confirm that they go with the namespace (agentcfg: --delete-others).`,
+    ref: namespaceRef(risky[0].namespace),
+    message: `Nothing was ${verb}: ${lines.join('\n')}\nMove what must stay, or confirm that it goes with the namespace (agentcfg: --delete-others).`,
   };
+}
+
+function namespaceRef(name: string): ObjectRef {
+  return { group: '', version: 'v1', kind: 'Namespace', namespace: '', name };
 }
 
 type Deleted = 'deleted' | 'alreadyGone' | 'terminating';

@@ -64,6 +64,7 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
     const args = record(argument, 'the argument');
     const planId = text(args, 'planId');
     const force = args.force === true;
+    const deleteOthers = args.deleteOthers === true;
     const options = operationOptions(args);
     const stored = plans.take(planId);
     if (!stored) return { ok: false, kind: 'planNotFound', message: 'This plan is no longer available (executed, declined, or older than 15 minutes). Run the command again to see a fresh plan.' };
@@ -72,7 +73,7 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
       if (moved) return moved;
       const verb = stored.kind === 'apply' ? 'Applying' : 'Deleting';
       return runOperation(connection, call.params, call.token, `${verb} ${stored.title}`, async ({ signal, report }) => {
-        const operation = { signal, progress: { report }, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
+        const operation = { signal, progress: { report }, deleteOthers, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) };
         if (stored.kind === 'apply') {
           const result = await executeApply(session, stored.plan, { ...operation, force });
           if (isFailure(result)) return fromFailure(result);

@@ -4,11 +4,20 @@ import { TIERS } from '../../cluster/apply/supportedKinds';
 import type { DestroyPlan } from '../../cluster/destroy/plan';
 import { formatRef, type ObjectRef } from '../../cluster/kube/objectRef';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
+import type { NamespaceContents } from '../../cluster/prune/index';
 import type { ApplyPlanView, DestroyPlanView, PlannedObjectView } from './protocol';
 
 /** `Namespace review-x` / `RoleBinding review-x/bind-1`: how objects are named to the user. */
 export function objectLabel(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+/** What deleting these namespaces takes along besides our objects, one line each. */
+export function othersInNamespaces(contents: readonly NamespaceContents[]): string[] {
+  return contents.flatMap((c) => [
+    ...c.objects.map((o) => `${objectLabel(o)} (in namespace ${c.namespace}, not created by this environment)`),
+    ...c.unlisted.map((u) => `unknown ${u} in namespace ${c.namespace}: cannot list them`),
+  ]);
 }
 
 /** The failure class of a blocked plan: the problems' own when they agree (all forbidden…), else `refused`. */
@@ -50,7 +59,11 @@ export function applyPlanView(planId: string, title: string, plan: ApplyPlan, te
       ...(plan.createsInventoryNamespace ? [`creates namespace ${plan.environment.inventory.namespace} for the environment's inventory`] : []),
       ...plan.objects.filter((o) => !o.validated).map((o) => `${objectLabel(o.ref)} is validated by the cluster when applied (its namespace does not exist yet)`),
       ...plan.skipped.map((s) => `${objectLabel(s.ref)}: ${s.reason}`),
+      ...plan.adoptions.flatMap((a) =>
+        a.objects.length || a.unlisted.length ? [`adopts namespace ${a.namespace}, which holds ${othersInNamespaces([a]).length} other object(s): deleting the environment later deletes them too`] : [],
+      ),
     ],
+    alsoDeleted: othersInNamespaces(plan.pruneCascades),
   };
 }
 
@@ -63,6 +76,7 @@ export function destroyPlanView(planId: string, title: string, plan: DestroyPlan
     title,
     objects: plan.inventoryExists ? [...deletions.map((d) => objectLabel(d.ref)), `ConfigMap ${plan.inventory.namespace}/${plan.inventory.name} (the inventory)`] : [],
     skipped: plan.skipped.map((s) => `${objectLabel(s.ref)}: ${s.reason}`),
+    alsoDeleted: othersInNamespaces(plan.cascades),
     ...(plan.inventoryExists ? {} : { nothingToDelete: `There is no inventory ${plan.inventory.namespace}/${plan.inventory.name}: nothing to delete (never applied, or already deleted).` }),
     context: plan.context,
     server: plan.server,

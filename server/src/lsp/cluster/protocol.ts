@@ -151,6 +151,11 @@ export interface ApplyPlanView {
   readonly context: string;
   readonly server: string;
   readonly warnings: readonly string[];
+  /**
+   * Objects this environment did not create that pruning a namespace would delete with it; executing
+   * needs `deleteOthers` (a second, explicit confirmation).
+   */
+  readonly alsoDeleted: readonly string[];
 }
 
 export interface PlanDestroyArgs extends ClusterArgs {
@@ -174,6 +179,11 @@ export interface DestroyPlanView {
   readonly skipped: readonly string[];
   /** Set when there is nothing to delete (no inventory: never applied, or already deleted). */
   readonly nothingToDelete?: string;
+  /**
+   * Objects this environment did not create that deleting its namespace deletes too; executing needs
+   * `deleteOthers` (a second, explicit confirmation).
+   */
+  readonly alsoDeleted: readonly string[];
   readonly context: string;
   readonly server: string;
 }
@@ -182,6 +192,8 @@ export interface ExecutePlanArgs extends ClusterArgs {
   readonly planId: string;
   /** Take over fields other managers own: only after the user's second, explicit confirmation. */
   readonly force?: boolean;
+  /** Delete a namespace with the other objects the plan's `alsoDeleted` lists: only after the user's explicit confirmation. */
+  readonly deleteOthers?: boolean;
 }
 
 export interface DiscardPlanArgs {
