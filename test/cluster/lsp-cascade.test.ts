@@ -31,7 +31,7 @@ test('Delete Environment over LSP: the plan names the kubectl-made objects of th
   assert.deepEqual(first.alsoDeleted, [`ConfigMap ${ns}/kubectl-made (in namespace ${ns}, not created by this environment)`]);
   const refused = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster, planId: first.planId });
   assert.equal(refused.result.ok, false);
-  assert.match(refused.result.ok ? '' : refused.result.message, /^Nothing was deleted: deleting core\/v1\/Namespace '[^']+' would also delete 1 object this inventory does not track:\n  - core\/v1\/ConfigMap 'kubectl-made'/);
+  assert.match(refused.result.ok ? '' : refused.result.message, /^Nothing was deleted: deleting core\/v1\/Namespace '[^']+' would also delete 1 object this inventory does not track:\n {2}- core\/v1\/ConfigMap 'kubectl-made'/);
   assert.equal((await core.readNamespace({ name: ns })).status?.phase, 'Active');
 
   const second = await plan();
