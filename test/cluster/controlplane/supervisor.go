@@ -122,12 +122,7 @@ func runSupervisor(args []string) int {
 	err = s.start(ctx)
 	if err == nil {
 		log.Printf("ready: https://127.0.0.1:%d (kubeconfig %s)", s.port, s.kubeconfig)
-		select {
-		case <-ctx.Done():
-			log.Print("stop requested")
-		case c := <-s.exited:
-			err = fmt.Errorf("%s exited unexpectedly: %v", c.name, c.err)
-		}
+		err = s.supervise(ctx)
 	}
 	s.shutdown()
 	if err != nil && ctx.Err() == nil {
@@ -135,6 +130,52 @@ func runSupervisor(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// maxAPIServerRestarts bounds how often a dead kube-apiserver is started again.
+const maxAPIServerRestarts = 20
+
+// supervise waits for a stop request. A kube-apiserver that dies (the fault-injection tests kill it
+// with SIGKILL mid-operation) is started again on the same port over the same etcd data, as a
+// kubelet restarts a static pod; any other component's death ends the control plane.
+func (s *supervisor) supervise(ctx context.Context) error {
+	for restarts := 0; ; {
+		select {
+		case <-ctx.Done():
+			log.Print("stop requested")
+			return nil
+		case c := <-s.exited:
+			if c.name != "kube-apiserver" || restarts >= maxAPIServerRestarts {
+				return fmt.Errorf("%s exited unexpectedly: %v", c.name, c.err)
+			}
+			restarts++
+			log.Printf("kube-apiserver exited (%v); starting it again (restart %d)", c.err, restarts)
+			s.forget(c)
+			apiserver, err := s.startComponent("kube-apiserver", s.apiserverFlags())
+			if err == nil {
+				err = s.waitReadyz(ctx, apiserver)
+			}
+			if err != nil {
+				return fmt.Errorf("restarting kube-apiserver: %w", err)
+			}
+			s.state.APIServerPID = apiserver.cmd.Process.Pid
+			if err := writeJSONAtomic(filepath.Join(s.dir, "controlplane.json"), s.state); err != nil {
+				return err
+			}
+			log.Printf("kube-apiserver is ready again (pid %d)", apiserver.cmd.Process.Pid)
+		}
+	}
+}
+
+// forget drops an exited component from the ones shutdown stops.
+func (s *supervisor) forget(gone *component) {
+	kept := s.components[:0]
+	for _, c := range s.components {
+		if c != gone {
+			kept = append(kept, c)
+		}
+	}
+	s.components = kept
 }
 
 type supervisor struct {
@@ -146,6 +187,7 @@ type supervisor struct {
 	admin, restricted, kcm  identity
 	components              []*component
 	exited                  chan *component
+	state                   readyState
 }
 
 func (s *supervisor) start(ctx context.Context) error {
@@ -225,7 +267,7 @@ func (s *supervisor) start(ctx context.Context) error {
 		adminContext, map[string]string{restrictedContext: restrictedNamespace}); err != nil {
 		return err
 	}
-	state := readyState{
+	s.state = readyState{
 		PID: os.Getpid(), APIServerPID: apiserver.cmd.Process.Pid, ControllerManagerPID: kcm.cmd.Process.Pid,
 		Server: s.server(), Port: s.port, EtcdURL: s.etcdURL, Kubeconfig: s.kubeconfig,
 		AdminContext: adminContext, RestrictedContext: restrictedContext,
@@ -233,7 +275,7 @@ func (s *supervisor) start(ctx context.Context) error {
 		KubernetesVersion: version.Get().GitVersion, Controllers: controllers,
 		ReadyAt: time.Now().UTC().Format(time.RFC3339),
 	}
-	return writeJSONAtomic(filepath.Join(s.dir, "controlplane.json"), state)
+	return writeJSONAtomic(filepath.Join(s.dir, "controlplane.json"), s.state)
 }
 
 func (s *supervisor) server() string { return fmt.Sprintf("https://127.0.0.1:%d", s.port) }
