@@ -213,6 +213,13 @@ test('a Flux object that never becomes Ready ends the apply with a timeout namin
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
   assert.equal(Object.keys(inventory.data ?? {}).length, 2);
+
+  // Re-run while it is still not ready: not "nothing to do" — it waits again, and fails again.
+  const rerun = expectOk(await planApply(session, env));
+  assert.deepEqual(rerun.objects.map((o) => o.action), ['unchanged', 'unchanged']);
+  assert.equal(isNoop(rerun), false, 'an object still not ready leaves something to wait for');
+  const again = await executeApply(session, rerun, { timeoutMs: 1_500 });
+  assert.equal(again.type, 'timeout');
 });
 
 test('many objects of one kind in one namespace are read with one LIST; a re-plan still finds them unchanged', async (t) => {
