@@ -1,12 +1,13 @@
 // The CLI twins on the real control plane: agentcfg render, apply (dry-run, confirmation, --yes,
 // no-op re-run) and destroy (twice), JSON output, and a clear message for an unreachable cluster.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { agentcfg } from '../support/cli';
-import { clusterEnv, uniqueNamespace } from './harness';
+import { clusterEnv, uniqueNamespace, type ClusterEnv } from './harness';
 import { uniqueEnvironmentName } from './environment-support';
 
 const TEMPLATE = 'test/fixtures/templates/namespace-sa-rolebinding.yaml';
@@ -68,4 +69,32 @@ test('agentcfg apply against an unreachable cluster prints one clear sentence an
   assert.equal(code, 1);
   assert.match(stderr, /^Cannot reach the cluster.*Check the context's server address/m);
   assert.doesNotMatch(stderr, /\bat .*\.js:\d+/, 'no stack trace');
+});
+
+/** The kubectl built with the control plane, as the admin identity. */
+function kubectl(env: ClusterEnv, ...args: string[]): { code: number | null; stderr: string } {
+  const result = spawnSync(env.kubectl, ['--kubeconfig', env.kubeconfig, '--context', env.adminContext, ...args], { encoding: 'utf8' });
+  return { code: result.status, stderr: result.stderr };
+}
+
+test('agentcfg destroy lists the kubectl-made objects its namespace would take along and deletes nothing without --delete-others', async (t) => {
+  const env = await clusterEnv();
+  const agentNamespace = await uniqueNamespace('cli-cascade-agent', t);
+  const name = uniqueEnvironmentName('cli-cascade');
+  const common = [TEMPLATE, ...ids(name), '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', agentNamespace];
+  t.after(() => void agentcfg('destroy', ...common, '--yes', '--delete-others'));
+  assert.equal(agentcfg('apply', ...common, '--yes').code, 0);
+  const namespace = JSON.parse(agentcfg('render', TEMPLATE, ...ids(name), '--format', 'json').stdout).objects[0].metadata.name as string;
+  const made = kubectl(env, 'create', 'configmap', 'kubectl-made', '-n', namespace);
+  assert.equal(made.code, 0, made.stderr);
+
+  const plan = agentcfg('destroy', ...common, '--dry-run');
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.match(plan.stdout, new RegExp(`also    core/v1/ConfigMap 'kubectl-made' in namespace '${namespace}' \\(not created by this environment: goes with namespace '${namespace}'; needs --delete-others\\)`));
+  const refused = agentcfg('destroy', ...common, '--yes');
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, new RegExp(`Nothing was deleted: deleting core/v1/Namespace '${namespace}' would also delete 1 object this inventory does not track:`));
+  assert.equal(kubectl(env, 'get', 'namespace', namespace).code, 0, 'the namespace is still there');
+  const confirmed = agentcfg('destroy', ...common, '--yes', '--delete-others');
+  assert.equal(confirmed.code, 0, confirmed.stderr);
 });

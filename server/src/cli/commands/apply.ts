@@ -12,7 +12,7 @@ import { askYesNo, CLUSTER_VALUES, outputFormat, printFailure, stderrProgress, t
 import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 
 const USAGE = `agentcfg apply ${ENVIRONMENT_USAGE}
-       [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--force-conflicts] [--adopt] [--timeout <5m>] [--format text|json]`;
+       [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--force-conflicts] [--adopt] [--delete-others] [--timeout <5m>] [--format text|json]`;
 
 /** The plan as text: one line per object, then the diffs. */
 export function planText(plan: ApplyPlan): string {
@@ -24,6 +24,8 @@ export function planText(plan: ApplyPlan): string {
   for (const p of plan.prunes) lines.push(`  ${'prune'.padEnd(9)} ${formatRef(p.ref)}`);
   for (const s of plan.skipped) lines.push(`  ${'forget'.padEnd(9)} ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`);
   for (const b of plan.blocked) lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeOutcome(b)}`);
+  for (const c of plan.pruneCascades) for (const o of [...c.objects.map((x) => formatRef(x)), ...c.unlisted]) lines.push(`  ${'ALSO'.padEnd(9)} ${o}: goes with namespace ${c.namespace} (not created by this environment; needs --delete-others)`);
+  for (const a of plan.adoptions) for (const o of [...a.objects.map((x) => formatRef(x)), ...a.unlisted]) lines.push(`  ${'adopts'.padEnd(9)} namespace ${a.namespace}, which also holds ${o}: deleting the environment later deletes it too`);
   const diffs = plan.objects.filter((o) => o.diff !== '').map((o) => o.diff);
   return [...lines, ...(diffs.length ? ['', ...diffs] : [])].join('\n') + '\n';
 }
@@ -39,6 +41,8 @@ function planJson(plan: ApplyPlan): Record<string, unknown> {
     prunes: plan.prunes.map((p) => ({ ref: p.ref })),
     skipped: plan.skipped,
     blocked: plan.blocked.map((b) => ({ type: b.type, ref: b.ref ?? null, message: describeOutcome(b) })),
+    alsoDeleted: plan.pruneCascades.map((c) => ({ namespace: c.namespace, objects: c.objects, unlisted: c.unlisted })),
+    adoptions: plan.adoptions.map((a) => ({ namespace: a.namespace, objects: a.objects, unlisted: a.unlisted })),
   };
 }
 
@@ -60,7 +64,7 @@ export const applyCommand: CliCommand = {
   summary: 'Render an environment template and apply it to a cluster (dry-run diff, confirm, apply, wait).',
   usage: USAGE,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES], flags: ['dry-run', 'yes', 'force-conflicts', 'adopt'] });
+    const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES], flags: ['dry-run', 'yes', 'force-conflicts', 'adopt', 'delete-others'] });
     const format = outputFormat(args);
     const timeoutMs = timeoutOption(args);
     const prepared = await environmentFromArgs(args, io);
@@ -94,7 +98,7 @@ export const applyCommand: CliCommand = {
         io.err(answer === 'noTerminal' ? 'Not applied: no terminal to confirm on; pass --yes to apply without asking.\n' : 'Not applied.\n');
         return 1;
       }
-      const result = await executeApply(session, plan, { force, progress, ...(timeoutMs ? { timeoutMs } : {}) });
+      const result = await executeApply(session, plan, { force, progress, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return printFailure(io, format, result);
       const r = result.value;
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r }) + '\n');

@@ -10,14 +10,17 @@ import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFrom
 
 const USAGE = `agentcfg destroy ${ENVIRONMENT_USAGE}
    or: agentcfg destroy --inventory <name> [--agent-namespace <ns>]
-       [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--timeout <5m>] [--format text|json]`;
+       [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--delete-others] [--timeout <5m>] [--format text|json]
+
+Deleting the environment's namespace deletes everything in it: objects the environment did not
+create are listed, and deleted only with --delete-others.`;
 
 export const destroyCommand: CliCommand = {
   name: 'destroy',
   summary: "Delete an environment's resources (exactly its inventory), in reverse order.",
   usage: USAGE,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES, 'inventory'], flags: ['dry-run', 'yes'] });
+    const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES, 'inventory'], flags: ['dry-run', 'yes', 'delete-others'] });
     const format = outputFormat(args);
     const timeoutMs = timeoutOption(args);
     let inventory: { name: string; namespace: string };
@@ -40,7 +43,15 @@ export const destroyCommand: CliCommand = {
       const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress });
       if (isFailure(planned)) return printFailure(io, format, planned);
       const plan = planned.value;
-      const planJson = { context: plan.context, inventory: plan.inventory, inventoryExists: plan.inventoryExists, deletions: plan.deletions.map((d) => ({ ref: d.ref })), skipped: plan.skipped, blocked: plan.blocked };
+      const planJson = {
+        context: plan.context,
+        inventory: plan.inventory,
+        inventoryExists: plan.inventoryExists,
+        deletions: plan.deletions.map((d) => ({ ref: d.ref })),
+        skipped: plan.skipped,
+        blocked: plan.blocked,
+        alsoDeleted: plan.cascades.map((c) => ({ namespace: c.namespace, objects: c.objects, unlisted: c.unlisted })),
+      };
       if (format === 'text') io.out(`Context ${plan.context} (${plan.server})\n${describeDestroyPlan(plan).map((l) => `  ${l}`).join('\n')}\n`);
       if (args.flags.has('dry-run') || plan.blocked.length > 0 || !plan.inventoryExists) {
         if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null }) + '\n');
@@ -53,7 +64,7 @@ export const destroyCommand: CliCommand = {
           return 1;
         }
       }
-      const result = await executeDestroy(session, plan, { progress, ...(timeoutMs ? { timeoutMs } : {}) });
+      const result = await executeDestroy(session, plan, { progress, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return printFailure(io, format, result);
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value }) + '\n');
       else io.out(`Deleted ${result.value.deleted.length} objects and the inventory${result.value.skipped.length ? `; ${result.value.skipped.length} left alone (see skip)` : ''}.\n`);

@@ -97,7 +97,7 @@ export function describeDestroyPlan(plan: DestroyPlan): string[] {
     ...plan.skipped.map((s) => `skip    ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`),
     ...plan.blocked.map((b) => `blocked ${b.ref ? `${formatRef(b.ref)}: ` : ''}${b.message}`),
     ...plan.cascades.flatMap((c) => [
-      ...c.objects.map((o) => `delete  ${formatRef(o)} (not created by this environment: goes with namespace '${c.namespace}')`),
+      ...c.objects.map((o) => `also    ${formatRef(o)} (not created by this environment: goes with namespace '${c.namespace}'; needs --delete-others)`),
       ...c.unlisted.map((u) => `unknown ${u} in namespace '${c.namespace}': cannot list what goes with the namespace`),
     ]),
     `delete  inventory ConfigMap ${plan.inventory.namespace}/${plan.inventory.name}`,
