@@ -277,6 +277,9 @@ test('termination after a crash half-way (objects partly deleted, inventories st
   // One cycle prunes the rest; then the process "dies" (a fresh tracker, as after a restart).
   const first = value(await terminateWorkspace(s, target, new TerminationTracker()));
   assert.equal(first.step, 'prunedObjects');
+  // Only what this cycle deleted is reported as deleted: not the two objects already gone.
+  assert.ok(first.deleted.length > 0);
+  for (const gone of [`Deployment ${namespace}/${ws.name}`, `Secret ${namespace}/${ws.name}-env-var`]) assert.ok(!first.deleted.includes(gone), `${gone} was gone before: ${first.deleted.join(', ')}`);
   const run = value(await runTermination(s, target, { timeoutMs: 120_000 }));
   assert.equal(run.progress, 'Terminated');
   assert.deepEqual(steps(run).filter((s) => s !== 'prunedObjects'), ['deletedNamespace', 'nothingLeft']);
