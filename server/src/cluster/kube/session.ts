@@ -2,12 +2,13 @@
  * A connection to one cluster through one kubeconfig context. Everything that talks to Kubernetes
  * goes through a {@link ClusterSession}; it never writes the kubeconfig.
  */
-import { existsSync } from 'node:fs';
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, KubeConfig, KubernetesObjectApi, Watch, type Cluster, type Context, type RequestContext, type User, type V1APIResource } from '@kubernetes/client-node';
-import { ok, type ClusterOutcome } from './outcome';
+import { ok, type ClusterFailure, type ClusterOutcome } from './outcome';
 import { RequestCounter } from './requests';
 
 /** The field manager of every server-side apply this tool makes (fixed, so re-applies own the same fields). */
@@ -184,6 +185,8 @@ export function openSession(options: SessionOptions = {}): ClusterOutcome<Cluste
   kc.setCurrentContext(context);
   const cluster = kc.getCurrentCluster();
   if (!cluster) return { type: 'failed', message: `Context "${context}" names a cluster the kubeconfig does not define.` };
+  const credentials = credentialProblem(context, cluster, kc.getCurrentUser());
+  if (credentials) return credentials;
   const objects = kc.makeApiClient(SessionObjectApi);
   objects.useDefaultNamespaceOf(kc);
   return ok({
@@ -197,4 +200,91 @@ export function openSession(options: SessionOptions = {}): ClusterOutcome<Cluste
     requests: kc.requests,
     close: () => kc.close(),
   });
+}
+
+/** One TLS input of a kubeconfig entry: the key the user writes, and the file or inline data. */
+interface TlsInput {
+  /** `client-key`, `client-certificate` or `certificate-authority` (the `-data` form when inline). */
+  readonly field: string;
+  /** What it is, in words. */
+  readonly what: string;
+  readonly file?: string;
+  readonly data?: string;
+}
+
+function credentialFailure(context: string, message: string): ClusterFailure {
+  return { type: 'unreachable', cause: 'credentials', context, message };
+}
+
+/** The bytes of a TLS input, or the failure that says why they cannot be read. */
+function readTlsInput(context: string, input: TlsInput): Buffer | ClusterFailure | undefined {
+  if (input.file) {
+    try {
+      return readFileSync(input.file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      return credentialFailure(context, `Cannot read the ${input.what} ${input.file} (${input.field} of kubeconfig context "${context}"): ${code}`);
+    }
+  }
+  return input.data ? Buffer.from(input.data, 'base64') : undefined;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+function inputName(input: TlsInput): string {
+  return input.file ? `${input.field} ${input.file}` : `${input.field}`;
+}
+
+/** Parses the PEM certificates of a TLS input; the failure says which field is not one. */
+function certificates(context: string, input: TlsInput, bytes: Buffer): X509Certificate[] | ClusterFailure {
+  const blocks = bytes.toString('utf8').match(PEM_CERTIFICATE) ?? [];
+  const invalid = (why: string): ClusterFailure =>
+    credentialFailure(context, `The ${input.what} of kubeconfig context "${context}" (${inputName(input)}) is not a PEM certificate (${why})`);
+  if (blocks.length === 0) return invalid('no "-----BEGIN CERTIFICATE-----" block');
+  try {
+    return blocks.map((block) => new X509Certificate(block));
+  } catch (err) {
+    return invalid(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Reads and parses the client certificate and key and the CA a context names, before any request:
+ * a file that cannot be read, data that is not PEM, or a key that does not belong to its certificate
+ * is named (field, file, context), rather than surfacing per request as a network error.
+ */
+export function credentialProblem(context: string, cluster: Cluster, user: User | null): ClusterFailure | undefined {
+  const ca: TlsInput = { field: cluster.caFile ? 'certificate-authority' : 'certificate-authority-data', what: 'certificate authority', file: cluster.caFile, data: cluster.caData };
+  if (!cluster.skipTLSVerify) {
+    const bytes = readTlsInput(context, ca);
+    if (bytes && !Buffer.isBuffer(bytes)) return bytes;
+    if (bytes) {
+      const parsed = certificates(context, ca, bytes);
+      if (!Array.isArray(parsed)) return parsed;
+    }
+  }
+  if (!user) return undefined;
+  const cert: TlsInput = { field: user.certFile ? 'client-certificate' : 'client-certificate-data', what: 'client certificate', file: user.certFile, data: user.certData };
+  const key: TlsInput = { field: user.keyFile ? 'client-key' : 'client-key-data', what: 'client key', file: user.keyFile, data: user.keyData };
+  const certBytes = readTlsInput(context, cert);
+  if (certBytes && !Buffer.isBuffer(certBytes)) return certBytes;
+  const keyBytes = readTlsInput(context, key);
+  if (keyBytes && !Buffer.isBuffer(keyBytes)) return keyBytes;
+  if (!certBytes && !keyBytes) return undefined;
+  if (!certBytes || !keyBytes) {
+    const [has, lacks] = certBytes ? [cert, key] : [key, cert];
+    return credentialFailure(context, `The user of kubeconfig context "${context}" has a ${has.what} (${inputName(has)}) but no ${lacks.what} (${lacks.field.replace(/-data$/, '')} or ${lacks.field.replace(/-data$/, '')}-data)`);
+  }
+  const parsed = certificates(context, cert, certBytes);
+  if (!Array.isArray(parsed)) return parsed;
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(keyBytes);
+  } catch (err) {
+    return credentialFailure(context, `The client key of kubeconfig context "${context}" (${inputName(key)}) is not a PEM private key (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!parsed[0].checkPrivateKey(privateKey)) {
+    return credentialFailure(context, `The client key of kubeconfig context "${context}" (${inputName(key)}) does not belong to its client certificate (${inputName(cert)}, subject ${parsed[0].subject.replace(/\n/g, ', ')})`);
+  }
+  return undefined;
 }
