@@ -9,11 +9,21 @@ export interface ParsedArgs {
   readonly flags: Set<string>;
 }
 
+/** The options a command (or sub-command) accepts. */
+export interface ArgsSpec {
+  readonly values?: readonly string[];
+  readonly repeated?: readonly string[];
+  readonly flags?: readonly string[];
+}
+
 /**
  * Minimal, strict argument parsing: `--name value`, `--name=value`, boolean `--flag`, repeatable
- * options, `--` ends options. Unknown options are usage errors rather than silently ignored.
+ * options, `--` ends options. Unknown options, an option without its value (`--name` last, or
+ * followed by another option: `--name --yes`), a value given to a flag (`--yes=no`) and a
+ * non-repeatable option given twice are usage errors rather than guesses. A value that starts with
+ * `--` can still be given as `--name=--value`.
  */
-export function parseArgs(argv: readonly string[], spec: { values?: string[]; repeated?: string[]; flags?: string[] }): ParsedArgs {
+export function parseArgs(argv: readonly string[], spec: ArgsSpec): ParsedArgs {
   const result: ParsedArgs = { positional: [], values: {}, repeated: {}, flags: new Set() };
   const values = new Set(spec.values ?? []);
   const repeated = new Set(spec.repeated ?? []);
@@ -30,16 +40,18 @@ export function parseArgs(argv: readonly string[], spec: { values?: string[]; re
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (flags.has(name) && eq === -1) {
+    if (flags.has(name)) {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value (got "${arg}")`);
       result.flags.add(name);
       continue;
     }
     if (!values.has(name) && !repeated.has(name)) throw new UsageError(`unknown option --${name}`);
-    let value: string | undefined = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    const value = eq === -1 ? argv[i + 1] : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    if (eq === -1) i++;
     if (repeated.has(name)) (result.repeated[name] ??= []).push(value);
+    else if (result.values[name] !== undefined) throw new UsageError(`--${name} is given twice ("${result.values[name]}" and "${value}"); give it once`);
     else result.values[name] = value;
-    value = undefined;
   }
   return result;
 }

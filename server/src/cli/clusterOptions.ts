@@ -2,32 +2,27 @@
  * What every cluster command of `agentcfg` shares: which kubeconfig and context (`--kubeconfig`,
  * `--context`; `KUBECONFIG` and the current context by default, never written), `--format
  * text|json`, `--timeout`, progress on stderr (stdout stays the result), failures as one sentence
- * (exit status 1), and the confirmation a change needs (`--yes`, or a "y" on a terminal).
+ * (exit status 1), Ctrl-C (a summary of what was done, exit status 130), and the confirmation a
+ * change needs (`--yes`, or a "y" on a terminal).
  */
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { describeOutcome, isFailure, type ClusterFailure, type ClusterOutcome } from '../cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../cluster/kube/session';
-import { UsageError, type ParsedArgs } from './args';
+import type { ProgressSink } from '../cluster/progress';
+import type { ParsedArgs } from './args';
+import { EXIT_INTERRUPTED, Interruption, type StepLedger } from './interrupt';
 import type { CliIo } from './io';
+import { formatOption } from './options';
+
+export { timeoutOption } from './options';
 
 /** Options every cluster command of the CLI takes. */
 export const CLUSTER_VALUES = ['context', 'kubeconfig', 'format', 'timeout'];
 
 /** `--format text|json`. */
 export function outputFormat(args: ParsedArgs): 'text' | 'json' {
-  const format = args.values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
-  return format;
-}
-
-/** `--timeout 90s|5m|1500ms|90` (seconds when no unit) in milliseconds. */
-export function timeoutOption(args: ParsedArgs): number | undefined {
-  const text = args.values.timeout;
-  if (text === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
-  if (!m || Number(m[1]) <= 0) throw new UsageError(`--timeout needs a duration such as 90s, 5m or 1500ms, got "${text}"`);
-  return Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000);
+  return formatOption(args);
 }
 
 /** Opens the session of `--kubeconfig`/`--context` (KUBECONFIG and the current context by default). */
@@ -36,29 +31,80 @@ export function cliSession(args: ParsedArgs, io: CliIo): ClusterOutcome<ClusterS
   return openSession({ ...(kubeconfig ? { kubeconfigPath: path.resolve(io.cwd, kubeconfig) } : {}), ...(args.values.context ? { context: args.values.context } : {}) });
 }
 
+/** One cluster command at work: its session, its interruption, and how it reports. */
+export interface ClusterRun {
+  readonly session: ClusterSession;
+  /** Aborted by Ctrl-C; give it to every cluster operation. */
+  readonly signal: AbortSignal;
+  /** Progress lines on stderr, also read into {@link ledger}. */
+  readonly progress: ProgressSink;
+  /** What was done and not done, for the summary Ctrl-C prints. */
+  readonly ledger: StepLedger;
+  /** Reads the operation's progress messages into {@link ledger} (set once the plan is known). */
+  observe(observer: (message: string) => void): void;
+  /** Says what to add after the lists of an interruption summary (default: run again to converge). */
+  closing(text: string): void;
+  /** Prints a failure (or, after Ctrl-C, the summary) and returns the exit status. */
+  fail(failure: ClusterFailure): number;
+}
+
 /**
  * Runs `work` with the session of `--kubeconfig`/`--context`, then closes it (its kept-alive sockets
  * would otherwise hold the process open); a session that cannot be opened is printed as a failure.
+ * While it runs, Ctrl-C aborts the run's signal; the command then ends with the summary of what was
+ * done and exit status 130 (a second Ctrl-C prints the summary and exits at once).
  */
-export async function withClusterSession(args: ParsedArgs, io: CliIo, format: 'text' | 'json', work: (session: ClusterSession) => Promise<number>): Promise<number> {
-  const opened = cliSession(args, io);
-  if (isFailure(opened)) return printFailure(io, format, opened);
+export async function withClusterSession(args: ParsedArgs, io: CliIo, format: 'text' | 'json', command: string, work: (run: ClusterRun) => Promise<number>): Promise<number> {
+  const interruption = new Interruption({ io, command, format });
   try {
-    return await work(opened.value);
+    const opened = cliSession(args, io);
+    if (isFailure(opened)) return interruption.interrupted ? interruption.printSummary() : printFailure(io, format, opened);
+    const session = opened.value;
+    let summarized = false;
+    const run: ClusterRun = {
+      session,
+      signal: interruption.signal,
+      progress: interruption.progress(),
+      ledger: interruption.ledger,
+      observe: (observer) => interruption.observeWith(observer),
+      closing: (text) => {
+        interruption.closing = text;
+      },
+      fail: (failure) => {
+        if (!interruption.interrupted) return printFailure(io, format, failure, session.context);
+        // After Ctrl-C a cancellation is expected; another failure is worth saying too.
+        if (failure.type !== 'cancelled' && format === 'text') io.err(`${describeOutcome(withContext(failure, session.context))}\n`);
+        summarized = true;
+        return interruption.printSummary();
+      },
+    };
+    try {
+      const code = await work(run);
+      if (code !== 0 && interruption.interrupted && !summarized) return interruption.printSummary();
+      return summarized ? EXIT_INTERRUPTED : code;
+    } finally {
+      session.close();
+    }
   } finally {
-    opened.value.close();
+    interruption.dispose();
   }
 }
 
+/** Puts the kubeconfig context into the failures whose message names it (TLS and credentials). */
+function withContext(failure: ClusterFailure, context: string | undefined): ClusterFailure {
+  return failure.type === 'unreachable' && context !== undefined && failure.context === undefined ? { ...failure, context } : failure;
+}
+
 /** Progress goes to stderr so that stdout stays the result (text or JSON). */
-export function stderrProgress(io: CliIo, command: string): { report(message: string): void } {
+export function stderrProgress(io: CliIo, command: string): ProgressSink {
   return { report: (message) => io.err(`agentcfg ${command}: ${message}\n`) };
 }
 
 /** Prints a failure (JSON or a sentence) and returns exit status 1. */
-export function printFailure(io: CliIo, format: 'text' | 'json', failure: ClusterFailure): number {
-  if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: failure.type, message: failure.message, description: describeOutcome(failure) } }) + '\n');
-  else io.err(`${describeOutcome(failure)}\n`);
+export function printFailure(io: CliIo, format: 'text' | 'json', failure: ClusterFailure, context?: string): number {
+  const described = withContext(failure, context);
+  if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: described.type, message: described.message, description: describeOutcome(described) } }) + '\n');
+  else io.err(`${describeOutcome(described)}\n`);
   return 1;
 }
 
@@ -76,14 +122,22 @@ export async function confirmChange(io: CliIo, args: ParsedArgs, question: strin
 
 /**
  * Asks a yes/no question on the terminal; undefined when stdin is not a terminal (the caller then
- * refuses: changing a cluster without a person or `--yes` is not allowed).
+ * refuses: changing a cluster without a person or `--yes` is not allowed). Ctrl-C at the question is
+ * a "no" and is handed on as SIGINT (a terminal in raw mode sends it to readline, not the process).
  */
 export async function askYesNo(question: string): Promise<boolean | undefined> {
   if (!process.stdin.isTTY) return undefined;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await rl.question(`${question} [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
+    const interrupted = new Promise<false>((resolve) =>
+      rl.once('SIGINT', () => {
+        process.stderr.write('\n');
+        process.emit('SIGINT');
+        resolve(false);
+      }),
+    );
+    const answer = await Promise.race([rl.question(`${question} [y/N] `), interrupted]);
+    return answer !== false && /^y(es)?$/i.test(answer.trim());
   } finally {
     rl.close();
   }

@@ -1,10 +1,11 @@
 /**
- * `agentcfg`: the engine from the command line, for pipelines and pre-commit hooks.
- * Exit status: 0 success, 1 problems found (errors), 2 usage or syntax errors.
+ * `agentcfg`: the engine from the command line, for pipelines and pre-commit hooks. The exit
+ * statuses are documented in run.ts: 0 success, 1 problems or failure, 2 usage error, 3 internal
+ * error, 130 interrupted.
  */
-import { UsageError } from './args';
 import { COMMANDS } from './commands/index';
 import type { CliIo } from './io';
+import { EXIT_INTERNAL, internalErrorText, runCli } from './run';
 
 const io: CliIo = {
   cwd: process.cwd(),
@@ -17,44 +18,17 @@ const io: CliIo = {
   },
 };
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return ['usage: agentcfg <command> [options]', '', ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', 'agentcfg <command> --help shows the usage of a command.', ''].join('\n');
-}
+const argv = process.argv.slice(2);
 
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(help());
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.err(`agentcfg: unknown command "${name}"\n\n${help()}`);
-    return 2;
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(`usage: ${command.usage}\n`);
-    return 0;
-  }
-  try {
-    return await command.run(rest, io);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.err(`agentcfg ${command.name}: ${err.message}\nusage: ${command.usage}\n`);
-      return 2;
-    }
-    io.err(`agentcfg ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
-}
+// An exception outside the command's own promise (an event handler, a stray rejection) is still an
+// internal error with its own exit status and a message naming the command, not Node's bare dump.
+const crash = (err: unknown): void => {
+  process.stderr.write(internalErrorText(argv[0] ?? '', argv.slice(1), err));
+  process.exit(EXIT_INTERNAL);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`agentcfg: ${String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+void runCli(argv, io, COMMANDS).then((code) => {
+  process.exitCode = code;
+});

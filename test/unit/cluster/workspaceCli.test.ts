@@ -65,11 +65,11 @@ test('workspace list: an unreachable cluster is named with what to check', () =>
   assert.match(r.stderr, /^Cannot reach the cluster: .*Check the context's server address/);
 });
 
-test('flux wait: usage errors exit 2; a revision that is none exits 1 before any request', () => {
+test('flux wait: usage errors exit 2, a revision that is none included (before any request)', () => {
   assert.match(agentcfg('flux').stderr, /the only sub-command is wait/);
   assert.match(agentcfg('flux', 'wait', '--name', 'x').stderr, /--name, --namespace and --revision are required/);
   assert.match(agentcfg('flux', 'wait', '--kind', 'HelmRelease', '--name', 'x', '--namespace', 'y', '--revision', 'z').stderr, /--kind must be Kustomization or OCIRepository/);
   const r = agentcfg('flux', 'wait', '--name', 'x', '--namespace', 'y', '--revision', 'v1.2.3', '--kubeconfig', kubeconfig);
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /"v1.2.3" is not a Flux revision/);
 });

@@ -8,7 +8,8 @@ import { formatRef } from '../../cluster/kube/objectRef';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../io';
-import { askYesNo, CLUSTER_VALUES, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
+import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
+import { observeApply } from '../progressLedgers';
 import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 
 const USAGE = `agentcfg apply ${ENVIRONMENT_USAGE}
@@ -73,10 +74,10 @@ export const applyCommand: CliCommand = {
       else io.err(diagnosticLines(prepared.templateFile, prepared.errors));
       return 1;
     }
-    const progress = stderrProgress(io, 'apply');
-    return withClusterSession(args, io, format, async (session) => {
-      const planned = await planApply(session, prepared.environment, { progress, adopt: args.flags.has('adopt') });
-      if (isFailure(planned)) return printFailure(io, format, planned);
+    return withClusterSession(args, io, format, 'apply', async (run) => {
+      const { session, signal, progress } = run;
+      const planned = await planApply(session, prepared.environment, { progress, signal, adopt: args.flags.has('adopt') });
+      if (isFailure(planned)) return run.fail(planned);
       const plan = planned.value;
       const force = args.flags.has('force-conflicts');
       const blocked = plan.blocked.length > 0;
@@ -93,13 +94,14 @@ export const applyCommand: CliCommand = {
         else io.out('Nothing to do: the cluster already matches the template.\n');
         return 0;
       }
+      run.observe(observeApply(run.ledger, plan));
       const answer = await confirm(plan, args.flags.has('yes'), force);
       if (answer !== 'go') {
         io.err(answer === 'noTerminal' ? 'Not applied: no terminal to confirm on; pass --yes to apply without asking.\n' : 'Not applied.\n');
         return 1;
       }
-      const result = await executeApply(session, plan, { force, progress, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
-      if (isFailure(result)) return printFailure(io, format, result);
+      const result = await executeApply(session, plan, { force, progress, signal, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
+      if (isFailure(result)) return run.fail(result);
       const r = result.value;
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r }) + '\n');
       else io.out(`Applied: ${r.applied.filter((a) => a.action !== 'unchanged').length} changed, ${r.applied.filter((a) => a.action === 'unchanged').length} unchanged, ${r.pruned.length} pruned; all ready. Inventory ${r.inventory.namespace}/${r.inventory.name}.\n`);

@@ -5,8 +5,10 @@ import { DEFAULT_AGENT_NAMESPACE } from '../../cluster/apply/gitlabMetadata';
 import { isFailure } from '../../cluster/kube/outcome';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
-import { askYesNo, CLUSTER_VALUES, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
-import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
+import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
+import { nameOption } from '../options';
+import { observeDestroy } from '../progressLedgers';
+import { checkEnvironmentOptions, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 
 const USAGE = `agentcfg destroy ${ENVIRONMENT_USAGE}
    or: agentcfg destroy --inventory <name> [--agent-namespace <ns>]
@@ -25,9 +27,11 @@ export const destroyCommand: CliCommand = {
     const timeoutMs = timeoutOption(args);
     let inventory: { name: string; namespace: string };
     let deleteResources: string | undefined;
-    if (args.values.inventory) {
+    const inventoryName = nameOption(args, 'inventory', 'subdomain');
+    if (inventoryName !== undefined) {
       if (args.positional.length > 0) throw new UsageError('--inventory names the environment already; leave out the template');
-      inventory = { name: args.values.inventory, namespace: args.values['agent-namespace'] ?? DEFAULT_AGENT_NAMESPACE };
+      checkEnvironmentOptions(args);
+      inventory = { name: inventoryName, namespace: nameOption(args, 'agent-namespace', 'namespace') ?? DEFAULT_AGENT_NAMESPACE };
     } else {
       const prepared = await environmentFromArgs(args, io);
       if (!prepared.ok) {
@@ -38,10 +42,10 @@ export const destroyCommand: CliCommand = {
       inventory = prepared.environment.inventory;
       deleteResources = prepared.environment.deleteResources;
     }
-    const progress = stderrProgress(io, 'destroy');
-    return withClusterSession(args, io, format, async (session) => {
-      const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress });
-      if (isFailure(planned)) return printFailure(io, format, planned);
+    return withClusterSession(args, io, format, 'destroy', async (run) => {
+      const { session, signal, progress } = run;
+      const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress, signal });
+      if (isFailure(planned)) return run.fail(planned);
       const plan = planned.value;
       const planJson = {
         context: plan.context,
@@ -57,6 +61,7 @@ export const destroyCommand: CliCommand = {
         if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null }) + '\n');
         return plan.blocked.length > 0 ? 1 : 0;
       }
+      run.observe(observeDestroy(run.ledger, plan));
       if (!args.flags.has('yes')) {
         const answer = await askYesNo(`Delete these ${plan.deletions.length} objects from ${plan.context}?`);
         if (answer !== true) {
@@ -64,8 +69,8 @@ export const destroyCommand: CliCommand = {
           return 1;
         }
       }
-      const result = await executeDestroy(session, plan, { progress, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
-      if (isFailure(result)) return printFailure(io, format, result);
+      const result = await executeDestroy(session, plan, { progress, signal, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
+      if (isFailure(result)) return run.fail(result);
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value }) + '\n');
       else io.out(`Deleted ${result.value.deleted.length} objects and the inventory${result.value.skipped.length ? `; ${result.value.skipped.length} left alone (see skip)` : ''}.\n`);
       return 0;

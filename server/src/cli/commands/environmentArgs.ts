@@ -10,6 +10,7 @@ import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/envir
 import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { UsageError, type ParsedArgs } from '../args';
 import type { CliIo } from '../io';
+import { checkName, choiceOption, environmentNameProblem, integerOption, nameOption } from '../options';
 
 /** Options naming the environment (values). */
 export const ENVIRONMENT_VALUES = [
@@ -35,24 +36,45 @@ export const ENVIRONMENT_USAGE = `[<environment_templates/default.yaml>] --proje
        [--user <login>] [--user-id <id>] [--pipeline-id <id>] [--job-id <id>] [--gitlab-url <url>] [--agent-namespace <ns>]
    (without a template file: GitLab's built-in default template)`;
 
-function integer(args: ParsedArgs, name: string, required: boolean): number | undefined {
-  const text = args.values[name];
-  if (text === undefined) {
-    if (required) throw new UsageError(`--${name} is required`);
-    return undefined;
-  }
-  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a non-negative integer, got "${text}"`);
-  return Number(text);
-}
-
 /** Outcome of {@link environmentFromArgs}: template errors point at the template file. */
 export type EnvironmentFromArgs =
   | { readonly ok: true; readonly environment: PreparedEnvironment; readonly templateFile: string | undefined }
   | { readonly ok: false; readonly templateFile: string | undefined; readonly errors: readonly EngineDiagnostic[]; readonly message?: string };
 
+/** An http(s) URL option, when given. */
+function urlOption(args: ParsedArgs, option: string): string | undefined {
+  const value = args.values[option];
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new UsageError(`--${option} must be an http(s) URL such as https://gitlab.example.com, got "${value}"`);
+  return value;
+}
+
+/**
+ * Every option of the environment checked, before the template is read: names, ids, the tier,
+ * URLs. Missing required options are reported by {@link environmentFromArgs}.
+ */
+export function checkEnvironmentOptions(args: ParsedArgs): void {
+  const environment = args.values.environment;
+  const problem = environment === undefined ? undefined : environmentNameProblem(environment);
+  if (problem) throw new UsageError(`--environment must be a GitLab environment name (letters, digits, spaces, '-', '_', '/', '$', '{', '}', '.'); "${environment}" ${problem}`);
+  if (args.values.agent !== undefined) checkName('agent', args.values.agent, 'label');
+  nameOption(args, 'agent-namespace', 'namespace');
+  choiceOption(args, 'tier', ENVIRONMENT_TIERS);
+  for (const option of ['project-id', 'agent-id', 'environment-id', 'pipeline-id', 'job-id', 'user-id']) integerOption(args, option, false);
+  urlOption(args, 'environment-url');
+  urlOption(args, 'gitlab-url');
+}
+
 /** Reads the template (or uses the built-in default), renders it for the scenario of the flags. */
 export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<EnvironmentFromArgs> {
   if (args.positional.length > 1) throw new UsageError('name at most one template file');
+  checkEnvironmentOptions(args);
   const file = args.positional[0];
   const absolute = file === undefined ? undefined : path.resolve(io.cwd, file);
   const templateText =
@@ -63,15 +85,15 @@ export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<
         });
   const kind = absolute ? classifyPath(absolute) : undefined;
   const agentName = args.values.agent ?? (kind?.kind === 'environmentTemplate' ? kind.agentName : undefined);
+  if (agentName !== undefined && args.values.agent === undefined) checkName('agent', agentName, 'label');
   if (!agentName) throw new UsageError('--agent <name> is required (or name a template under .gitlab/agents/<agent>/environment_templates/)');
   const project = args.values.project;
   if (!project) throw new UsageError('--project <full/path> is required');
   const environment = args.values.environment;
   if (!environment) throw new UsageError('--environment <name> is required (GitLab renders templates only for jobs with an environment)');
-  const tier = args.values.tier;
-  if (tier !== undefined && !ENVIRONMENT_TIERS.includes(tier as EnvironmentTier)) throw new UsageError(`--tier must be one of ${ENVIRONMENT_TIERS.join(', ')}`);
+  const tier: EnvironmentTier | undefined = choiceOption(args, 'tier', ENVIRONMENT_TIERS);
   const optional = (name: string, key: string): Record<string, number> => {
-    const n = integer(args, name, false);
+    const n = integerOption(args, name, false);
     return n === undefined ? {} : { [key]: n };
   };
   const result = prepareEnvironment({
@@ -79,16 +101,16 @@ export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<
     ...(kind?.kind === 'environmentTemplate' ? { templateName: kind.templateName } : {}),
     scenario: {
       projectPath: project,
-      projectId: integer(args, 'project-id', true),
+      projectId: integerOption(args, 'project-id', true),
       environmentName: environment,
-      ...(tier ? { environmentTier: tier as EnvironmentTier } : {}),
+      ...(tier ? { environmentTier: tier } : {}),
       ...(args.values['environment-url'] ? { environmentUrl: args.values['environment-url'] } : {}),
       ...(args.values.user ? { userLogin: args.values.user } : {}),
       ref: 'main',
       defaultBranch: 'main',
     },
     ids: {
-      agentId: integer(args, 'agent-id', true) as number,
+      agentId: integerOption(args, 'agent-id', true) as number,
       agentName,
       ...(args.values['agent-project'] ? { agentProjectPath: args.values['agent-project'] } : {}),
       ...optional('environment-id', 'environmentId'),

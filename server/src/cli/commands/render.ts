@@ -1,7 +1,8 @@
 /** `agentcfg render`: GitLab's render step (seed 000 step 2) for a scenario, without a cluster. */
 import { stringify } from 'yaml';
 import { formatRef } from '../../cluster/kube/objectRef';
-import { parseArgs, UsageError } from '../args';
+import { parseArgs } from '../args';
+import { formatOption } from '../options';
 import type { CliCommand } from '../io';
 import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 
@@ -19,8 +20,7 @@ export const renderCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, 'format'] });
-    const format = args.values.format ?? 'text';
-    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+    const format = formatOption(args);
     const prepared = await environmentFromArgs(args, io);
     if (!prepared.ok) {
       if (format === 'json') io.out(JSON.stringify({ ok: false, errors: prepared.errors }, null, 2) + '\n');

@@ -8,8 +8,9 @@ import { classifyPath } from '../../engine/files';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
 import type { Scenario } from '../../engine/vars/scenario';
 import { configProjectPathFromGit } from '../../workspace/gitRemote';
-import { parseArgs, UsageError } from '../args';
+import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
+import { checkName, choiceOption, environmentNameProblem, integerOption } from '../options';
 
 const USAGE = `agentcfg simulate <config.yaml> --project <full/path> [--environment <name>] [--tier <tier>] [--ref <ref>] [--tag]
        [--merge-request] [--default-branch <b>] [--protected] [--pipeline-source <s>] [--user <login>] [--project-id <id>]
@@ -32,6 +33,7 @@ export const simulateCommand: CliCommand = {
       flags: ['tag', 'merge-request', 'protected', 'json', 'instance-level'],
     });
     if (args.positional.length !== 1) throw new UsageError('name exactly one config.yaml');
+    checkSimulateOptions(args);
     const file = path.resolve(io.cwd, args.positional[0]);
     const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot read ${args.positional[0]}: ${err.code ?? err.message}`);
@@ -56,6 +58,21 @@ export const simulateCommand: CliCommand = {
     return 0;
   },
 };
+
+/** The option values, checked before the config is read. */
+function checkSimulateOptions(args: ParsedArgs): void {
+  simulationOptions(args.values, false);
+  integerOption(args, 'project-id', false);
+  choiceOption(args, 'tier', ENVIRONMENT_TIERS);
+  if (args.values.agent !== undefined) checkName('agent', args.values.agent, 'label');
+  const environment = args.values.environment;
+  const problem = environment === undefined ? undefined : environmentNameProblem(environment);
+  if (problem) throw new UsageError(`--environment must be a GitLab environment name (letters, digits, spaces, '-', '_', '/', '$', '{', '}', '.'); "${environment}" ${problem}`);
+  if (args.values.scenarios !== undefined) {
+    const single = ['project', 'environment', 'tier', 'ref', 'default-branch', 'pipeline-source', 'user', 'project-id'].filter((o) => args.values[o] !== undefined);
+    if (single.length || args.repeated.var?.length) throw new UsageError(`--scenarios takes every scenario from its file; leave out ${[...single.map((o) => `--${o}`), ...(args.repeated.var?.length ? ['--var'] : [])].join(', ')}`);
+  }
+}
 
 function simulationOptions(values: Partial<Record<string, string>>, instanceLevel: boolean): SimulationOptions {
   const target = values.target ?? 'proposal';

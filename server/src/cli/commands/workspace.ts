@@ -1,11 +1,36 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isFailure } from '../../cluster/kube/outcome';
-import { applyWorkspace, listWorkspaces, runTermination, workspaceNamespace, type WorkspaceApplyReport } from '../../cluster/workspace/index';
+import { applyWorkspace, listWorkspaces, runTermination, workspaceGroups, workspaceNamespace, type WorkspaceActualState, type WorkspaceApplyReport } from '../../cluster/workspace/index';
 import type { TerminationRun } from '../../cluster/workspace/terminate';
-import { parseArgs, UsageError, type ParsedArgs } from '../args';
-import { CLUSTER_VALUES, confirmChange, outputFormat, printFailure, stderrProgress, timeoutOption, withClusterSession } from '../clusterOptions';
+import { parseArgs, UsageError, type ArgsSpec, type ParsedArgs } from '../args';
+import { confirmChange, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
 import type { CliCommand, CliIo } from '../io';
+import { checkName, choiceOption, nameOption } from '../options';
+import { observeTermination, observeWorkspaceApply } from '../progressLedgers';
+
+/** The states Rails computes (spec §5.4); `--actual-state` is one of them. A Record, so none is missed. */
+const ACTUAL_STATE_KEYS: Readonly<Record<WorkspaceActualState, true>> = {
+  CreationRequested: true,
+  Starting: true,
+  Running: true,
+  Stopping: true,
+  Stopped: true,
+  Terminating: true,
+  Terminated: true,
+  Failed: true,
+  Error: true,
+  Unknown: true,
+};
+const ACTUAL_STATES = Object.keys(ACTUAL_STATE_KEYS) as WorkspaceActualState[];
+
+const SESSION_VALUES = ['context', 'kubeconfig', 'format'];
+/** Each sub-command's options: one it does not use is a usage error, not silently ignored. */
+const SPECS: Readonly<Record<string, ArgsSpec>> = {
+  apply: { values: [...SESSION_VALUES, 'config', 'shared-namespace'], flags: ['dry-run', 'yes'] },
+  terminate: { values: [...SESSION_VALUES, 'timeout', 'name', 'config', 'namespace', 'shared-namespace', 'actual-state'], flags: ['dry-run', 'yes'] },
+  list: { values: [...SESSION_VALUES, 'agent-id', 'shared-namespace'] },
+};
 
 const USAGE = `agentcfg workspace apply --config <config_to_apply.yaml> [--shared-namespace <ns>] [--dry-run] [--yes]
        agentcfg workspace terminate --name <workspace> [--config <termination config_to_apply.yaml>] [--namespace <ns>]
@@ -37,53 +62,64 @@ function terminationText(name: string, run: TerminationRun, dryRun: boolean): st
 }
 
 async function apply(args: ParsedArgs, io: CliIo): Promise<number> {
-  if (!args.values.config) throw new UsageError('--config <file> is required (the workspace config_to_apply)');
+  const sharedNamespace = nameOption(args, 'shared-namespace', 'namespace');
   const format = outputFormat(args);
+  if (!args.values.config) throw new UsageError('--config <file> is required (the workspace config_to_apply)');
   const dryRun = args.flags.has('dry-run');
   const text = await readConfig(args, io);
-  const options = { sharedNamespace: args.values['shared-namespace'], progress: stderrProgress(io, 'workspace apply') };
-  return withClusterSession(args, io, format, async (session) => {
+  return withClusterSession(args, io, format, 'workspace apply', async (run) => {
+    const { session, signal } = run;
+    const options = { sharedNamespace, progress: run.progress, signal };
     if (!dryRun && !args.flags.has('yes')) {
       // A person confirms after seeing the server-side dry-run.
       const preview = await applyWorkspace(session, text, { ...options, dryRun: true });
-      if (isFailure(preview)) return printFailure(io, format, preview);
+      if (isFailure(preview)) return run.fail(preview);
       io.err(applyText(preview.value, true));
       if (!(await confirmChange(io, args, `Apply this workspace to ${session.context}?`))) return 1;
     }
+    const groups = workspaceGroups(text);
+    if (!dryRun) {
+      if (!sharedNamespace) run.ledger.expect('namespace', 'create the workspace namespace (if missing)');
+      run.observe(observeWorkspaceApply(run.ledger, isFailure(groups) ? [] : groups.value.map((g) => g.inventory.metadata.name)));
+    }
     const result = await applyWorkspace(session, text, { ...options, dryRun });
-    if (isFailure(result)) return printFailure(io, format, result);
+    if (isFailure(result)) return run.fail(result);
     io.out(format === 'json' ? JSON.stringify({ ok: true, dryRun, ...result.value }) + '\n' : applyText(result.value, dryRun));
     return 0;
   });
 }
 
 async function terminate(args: ParsedArgs, io: CliIo): Promise<number> {
-  const name = args.values.name;
+  const name = nameOption(args, 'name', 'label');
   if (!name) throw new UsageError('--name <workspace> is required');
+  const shared = nameOption(args, 'shared-namespace', 'namespace');
+  const given = nameOption(args, 'namespace', 'namespace');
+  // gl-rd-ns-<name> must itself be a namespace name.
+  const namespace = given ?? checkName('name', workspaceNamespace(name, shared), 'namespace');
+  const actualState = choiceOption(args, 'actual-state', ACTUAL_STATES);
   const format = outputFormat(args);
-  const dryRun = args.flags.has('dry-run');
-  const shared = args.values['shared-namespace'];
-  const namespace = args.values.namespace ?? workspaceNamespace(name, shared);
-  const configToApply = args.values.config ? await readConfig(args, io) : undefined;
   const timeoutMs = timeoutOption(args);
+  const dryRun = args.flags.has('dry-run');
+  const configToApply = args.values.config ? await readConfig(args, io) : undefined;
   const target = {
     name,
     namespace,
     mode: shared ? ('shared' as const) : ('unique' as const),
     ...(configToApply !== undefined ? { configToApply } : {}),
-    ...(args.values['actual-state'] ? { actualState: args.values['actual-state'] } : {}),
+    ...(actualState ? { actualState } : {}),
   };
-  const progress = stderrProgress(io, 'workspace terminate');
-  return withClusterSession(args, io, format, async (session) => {
+  return withClusterSession(args, io, format, 'workspace terminate', async (run) => {
+    const { session, signal, progress } = run;
     if (!dryRun && !args.flags.has('yes')) {
-      const preview = await runTermination(session, target, { dryRun: true, progress });
-      if (isFailure(preview)) return printFailure(io, format, preview);
+      const preview = await runTermination(session, target, { dryRun: true, progress, signal });
+      if (isFailure(preview)) return run.fail(preview);
       io.err(terminationText(name, preview.value, true));
       if (!(await confirmChange(io, args, `Terminate workspace ${name} in ${namespace} on ${session.context}?`))) return 1;
     }
-    const run = await runTermination(session, target, { dryRun, progress, ...(timeoutMs ? { timeoutMs } : {}) });
-    if (isFailure(run)) return printFailure(io, format, run);
-    io.out(format === 'json' ? JSON.stringify({ ok: true, dryRun, name, namespace, ...run.value }) + '\n' : terminationText(name, run.value, dryRun));
+    if (!dryRun) run.observe(observeTermination(run.ledger, name));
+    const result = await runTermination(session, target, { dryRun, progress, signal, ...(timeoutMs ? { timeoutMs } : {}) });
+    if (isFailure(result)) return run.fail(result);
+    io.out(format === 'json' ? JSON.stringify({ ok: true, dryRun, name, namespace, ...result.value }) + '\n' : terminationText(name, result.value, dryRun));
     return 0;
   });
 }
@@ -93,9 +129,10 @@ async function list(args: ParsedArgs, io: CliIo): Promise<number> {
   const agentId = args.values['agent-id'];
   // It becomes a label selector: only an agent id (digits) may go there.
   if (agentId !== undefined && !/^\d+$/.test(agentId)) throw new UsageError(`--agent-id must be the agent's numeric id, got "${agentId}"`);
-  return withClusterSession(args, io, format, async (session) => {
-    const result = await listWorkspaces(session, { agentId, sharedNamespace: args.values['shared-namespace'] });
-    if (isFailure(result)) return printFailure(io, format, result);
+  const sharedNamespace = nameOption(args, 'shared-namespace', 'namespace');
+  return withClusterSession(args, io, format, 'workspace list', async (run) => {
+    const result = await listWorkspaces(run.session, { agentId, sharedNamespace });
+    if (isFailure(result)) return run.fail(result);
     if (format === 'json') io.out(JSON.stringify({ ok: true, workspaces: result.value }) + '\n');
     else if (result.value.length === 0) io.out('No workspaces found.\n');
     else io.out(result.value.map((w) => `${w.namespace}/${w.name}\t${w.mode}\tagent ${w.agentId}\t${w.actualState}`).join('\n') + '\n');
@@ -113,20 +150,10 @@ export const workspaceCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, {
-      values: [...CLUSTER_VALUES, 'config', 'shared-namespace', 'name', 'namespace', 'actual-state', 'agent-id'],
-      flags: ['dry-run', 'yes'],
-    });
+    const spec = sub !== undefined && Object.hasOwn(SPECS, sub) ? SPECS[sub] : undefined;
+    if (!spec) throw new UsageError(sub === undefined ? 'say what to do: apply, terminate or list' : `unknown sub-command "${sub}"; say what to do: apply, terminate or list`);
+    const args = parseArgs(rest, spec);
     if (args.positional.length) throw new UsageError(`unexpected argument ${args.positional[0]}`);
-    switch (sub) {
-      case 'apply':
-        return apply(args, io);
-      case 'terminate':
-        return terminate(args, io);
-      case 'list':
-        return list(args, io);
-      default:
-        throw new UsageError('say what to do: apply, terminate or list');
-    }
+    return sub === 'apply' ? apply(args, io) : sub === 'terminate' ? terminate(args, io) : list(args, io);
   },
 };
