@@ -1,12 +1,15 @@
 // Cluster errors become clear outcomes, never crashes (issue 5 "Cluster selection and errors"):
 // unreachable API server, refused credentials (401), forbidden (403) naming the object, unknown
-// context; and the restricted identity's own namespace works end to end.
+// context; TLS and client-credential problems named as such (not as "cannot reach"); and the
+// restricted identity's own namespace works end to end.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
+import { parse, stringify } from 'yaml';
 import { executeApply } from '../../server/src/cluster/apply/execute';
 import { planApply } from '../../server/src/cluster/apply/plan';
 import { executeDestroy } from '../../server/src/cluster/destroy/execute';
@@ -15,6 +18,7 @@ import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import { listContexts, openSession } from '../../server/src/cluster/kube/session';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv } from './harness';
+import { agentcfg } from '../support/cli';
 
 /** A port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {
@@ -119,4 +123,111 @@ test('the restricted identity applies and destroys an environment inside its own
   assert.equal(destroy.deletions.length, 2);
   const result = expectOk(await executeDestroy(session, destroy));
   assert.equal(result.inventoryDeleted, true);
+});
+
+const tlsDir = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-tls-'));
+after(() => rmSync(tlsDir, { recursive: true, force: true }));
+
+/** A fresh self-signed certificate and its key (PEM files), made with openssl. */
+function selfSigned(name: string): { cert: string; key: string } {
+  const cert = path.join(tlsDir, `${name}.crt`);
+  const key = path.join(tlsDir, `${name}.key`);
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-subj', `/CN=agentcfg-${name}`, '-days', '2'], { stdio: 'ignore' });
+  return { cert, key };
+}
+
+interface KubeconfigDoc {
+  clusters: { name: string; cluster: Record<string, unknown> }[];
+  users: { name: string; user: Record<string, unknown> }[];
+}
+
+/** A copy of the test kubeconfig with its cluster and admin user entries changed by `edit`. */
+async function kubeconfigWith(name: string, edit: (doc: KubeconfigDoc) => void): Promise<string> {
+  const { kubeconfig } = await clusterEnv();
+  const doc = parse(readFileSync(kubeconfig, 'utf8')) as KubeconfigDoc;
+  edit(doc);
+  const file = path.join(tlsDir, `${name}.kubeconfig`);
+  writeFileSync(file, stringify(doc));
+  return file;
+}
+
+const adminUser = (doc: KubeconfigDoc): Record<string, unknown> => doc.users.find((u) => u.name === 'agentcfg-admin')!.user;
+const base64 = (file: string): string => readFileSync(file).toString('base64');
+const TEMPLATE = 'test/fixtures/templates/namespace-sa-rolebinding.yaml';
+const cliIds = ['--project', 'acme/shop', '--project-id', '42', '--environment', 'review/tls', '--agent', 'prod', '--agent-id', '7', '--yes'];
+
+test('a CA that did not sign the API server certificate: "not trusted by the CA in kubeconfig context …", in the API and the CLI', async () => {
+  const other = selfSigned('other-ca');
+  const kubeconfigPath = await kubeconfigWith('wrong-ca', (doc) => {
+    doc.clusters[0].cluster['certificate-authority-data'] = base64(other.cert);
+  });
+  const session = expectOk(openSession({ kubeconfigPath }));
+  try {
+    const plan = await planApply(session, prepare(undefined, uniqueEnvironmentName('wrong-ca'), 'gitlab-agent'));
+    assert.equal(plan.type, 'unreachable');
+    assert.ok(plan.type === 'unreachable');
+    assert.equal(plan.cause, 'serverCertificate');
+    assert.match(plan.code ?? '', /^(SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)$/);
+    assert.match(describeOutcome({ ...plan, context: session.context }), /^The cluster's certificate is not trusted by the CA in kubeconfig context "agentcfg-admin" \(.+\): check certificate-authority-data/);
+  } finally {
+    session.close();
+  }
+  const cli = agentcfg('apply', TEMPLATE, ...cliIds, '--kubeconfig', kubeconfigPath);
+  assert.equal(cli.code, 1, cli.stderr);
+  assert.match(cli.stderr, /^The cluster's certificate is not trusted by the CA in kubeconfig context "agentcfg-admin" \((unable to verify the first certificate|self-signed certificate in certificate chain|unable to get local issuer certificate), [A-Z_]+\): check certificate-authority-data/m);
+  assert.doesNotMatch(cli.stderr, /Cannot reach|network/);
+});
+
+test('a client key file that does not exist is named, with the context, before any request (API and CLI)', async () => {
+  const client = selfSigned('client');
+  const missing = path.join(tlsDir, 'missing.key');
+  const kubeconfigPath = await kubeconfigWith('missing-key', (doc) => {
+    Object.assign(adminUser(doc), { 'client-certificate': client.cert, 'client-key': missing });
+  });
+  const opened = openSession({ kubeconfigPath });
+  assert.equal(opened.type, 'unreachable');
+  assert.equal(describeOutcome(opened), `Cannot read the client key ${missing} (client-key of kubeconfig context "agentcfg-admin"): ENOENT. Fix the kubeconfig entry, or log in again to get new credentials; nothing was sent to the cluster.`);
+  const cli = agentcfg('apply', TEMPLATE, ...cliIds, '--kubeconfig', kubeconfigPath);
+  assert.equal(cli.code, 1);
+  assert.match(cli.stderr, new RegExp(`^Cannot read the client key ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(client-key of kubeconfig context "agentcfg-admin"\\): ENOENT`, 'm'));
+});
+
+test('garbage client key data, and a key that is not the certificate\'s, are named as such', async () => {
+  const client = selfSigned('client2');
+  const stranger = selfSigned('stranger');
+  const garbage = await kubeconfigWith('garbage-key', (doc) => {
+    Object.assign(adminUser(doc), { 'client-certificate-data': base64(client.cert), 'client-key-data': Buffer.from('not a key at all').toString('base64') });
+  });
+  const opened = openSession({ kubeconfigPath: garbage });
+  assert.match(describeOutcome(opened), /^The client key of kubeconfig context "agentcfg-admin" \(client-key-data\) is not a PEM private key \(.+\)\. Fix the kubeconfig entry/);
+  const cli = agentcfg('workspace', 'list', '--kubeconfig', garbage);
+  assert.equal(cli.code, 1);
+  assert.match(cli.stderr, /^The client key of kubeconfig context "agentcfg-admin" \(client-key-data\) is not a PEM private key/m);
+
+  const mismatched = await kubeconfigWith('mismatched-key', (doc) => {
+    Object.assign(adminUser(doc), { 'client-certificate-data': base64(client.cert), 'client-key-data': base64(stranger.key) });
+  });
+  assert.match(describeOutcome(openSession({ kubeconfigPath: mismatched })), /^The client key of kubeconfig context "agentcfg-admin" \(client-key-data\) does not belong to its client certificate \(client-certificate-data, subject CN=agentcfg-client2\)/);
+
+  const badCa = await kubeconfigWith('garbage-ca', (doc) => {
+    doc.clusters[0].cluster['certificate-authority-data'] = Buffer.from('garbage').toString('base64');
+  });
+  assert.match(describeOutcome(openSession({ kubeconfigPath: badCa })), /^The certificate authority of kubeconfig context "agentcfg-admin" \(certificate-authority-data\) is not a PEM certificate/);
+});
+
+test('a client key that disappears after the session opened: the request-time error names the file, not the network', async () => {
+  const client = selfSigned('client3');
+  const kubeconfigPath = await kubeconfigWith('vanishing-key', (doc) => {
+    Object.assign(adminUser(doc), { 'client-certificate': client.cert, 'client-key': client.key });
+  });
+  const session = expectOk(openSession({ kubeconfigPath }));
+  try {
+    rmSync(client.key);
+    const plan = await planApply(session, prepare(undefined, uniqueEnvironmentName('vanish'), 'gitlab-agent'));
+    assert.ok(plan.type === 'unreachable', plan.type);
+    assert.equal(plan.cause, 'credentials');
+    assert.match(describeOutcome({ ...plan, context: session.context }), new RegExp(`^Cannot read ${client.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} named by the kubeconfig: ENOENT \\(kubeconfig context "agentcfg-admin"\\)\\. Fix the kubeconfig entry`));
+  } finally {
+    session.close();
+  }
 });

@@ -103,7 +103,7 @@ export function stderrProgress(io: CliIo, command: string): ProgressSink {
 /** Prints a failure (JSON or a sentence) and returns exit status 1. */
 export function printFailure(io: CliIo, format: 'text' | 'json', failure: ClusterFailure, context?: string): number {
   const described = withContext(failure, context);
-  if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: described.type, message: described.message, description: describeOutcome(described) } }) + '\n');
+  if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: described.type, ...(described.type === 'unreachable' && described.cause ? { cause: described.cause } : {}), message: described.message, description: describeOutcome(described) } }) + '\n');
   else io.err(`${describeOutcome(described)}\n`);
   return 1;
 }

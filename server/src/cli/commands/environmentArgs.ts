@@ -11,6 +11,7 @@ import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { UsageError, type ParsedArgs } from '../args';
 import type { CliIo } from '../io';
 import { checkName, choiceOption, environmentNameProblem, integerOption, nameOption } from '../options';
+import { workingOn } from '../run';
 
 /** Options naming the environment (values). */
 export const ENVIRONMENT_VALUES = [
@@ -96,31 +97,34 @@ export async function environmentFromArgs(args: ParsedArgs, io: CliIo): Promise<
     const n = integerOption(args, name, false);
     return n === undefined ? {} : { [key]: n };
   };
-  const result = prepareEnvironment({
-    templateText,
-    ...(kind?.kind === 'environmentTemplate' ? { templateName: kind.templateName } : {}),
-    scenario: {
-      projectPath: project,
-      projectId: integerOption(args, 'project-id', true),
-      environmentName: environment,
-      ...(tier ? { environmentTier: tier } : {}),
-      ...(args.values['environment-url'] ? { environmentUrl: args.values['environment-url'] } : {}),
-      ...(args.values.user ? { userLogin: args.values.user } : {}),
-      ref: 'main',
-      defaultBranch: 'main',
-    },
-    ids: {
-      agentId: integerOption(args, 'agent-id', true) as number,
-      agentName,
-      ...(args.values['agent-project'] ? { agentProjectPath: args.values['agent-project'] } : {}),
-      ...optional('environment-id', 'environmentId'),
-      ...optional('pipeline-id', 'pipelineId'),
-      ...optional('job-id', 'jobId'),
-      ...optional('user-id', 'userId'),
-      ...(args.values['gitlab-url'] ? { gitlabUrl: args.values['gitlab-url'] } : {}),
-    },
-    ...(args.values['agent-namespace'] ? { agentNamespace: args.values['agent-namespace'] } : {}),
-  });
+  // An exception in rendering is a bug; the message names the template it happened on.
+  const result = await workingOn(file ?? '<built-in default template>', async () =>
+    prepareEnvironment({
+      templateText,
+      ...(kind?.kind === 'environmentTemplate' ? { templateName: kind.templateName } : {}),
+      scenario: {
+        projectPath: project,
+        projectId: integerOption(args, 'project-id', true),
+        environmentName: environment,
+        ...(tier ? { environmentTier: tier } : {}),
+        ...(args.values['environment-url'] ? { environmentUrl: args.values['environment-url'] } : {}),
+        ...(args.values.user ? { userLogin: args.values.user } : {}),
+        ref: 'main',
+        defaultBranch: 'main',
+      },
+      ids: {
+        agentId: integerOption(args, 'agent-id', true) as number,
+        agentName,
+        ...(args.values['agent-project'] ? { agentProjectPath: args.values['agent-project'] } : {}),
+        ...optional('environment-id', 'environmentId'),
+        ...optional('pipeline-id', 'pipelineId'),
+        ...optional('job-id', 'jobId'),
+        ...optional('user-id', 'userId'),
+        ...(args.values['gitlab-url'] ? { gitlabUrl: args.values['gitlab-url'] } : {}),
+      },
+      ...(args.values['agent-namespace'] ? { agentNamespace: args.values['agent-namespace'] } : {}),
+    }),
+  );
   if (result.ok) return { ok: true, environment: result.environment, templateFile: file };
   if (result.stage === 'data') throw new UsageError(result.message);
   return { ok: false, templateFile: file, errors: result.errors };

@@ -11,6 +11,7 @@ import { configProjectPathFromGit } from '../../workspace/gitRemote';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
 import { checkName, choiceOption, environmentNameProblem, integerOption } from '../options';
+import { workingOn } from '../run';
 
 const USAGE = `agentcfg simulate <config.yaml> --project <full/path> [--environment <name>] [--tier <tier>] [--ref <ref>] [--tag]
        [--merge-request] [--default-branch <b>] [--protected] [--pipeline-source <s>] [--user <login>] [--project-id <id>]
@@ -44,10 +45,10 @@ export const simulateCommand: CliCommand = {
       name: args.values.agent ?? (kind.kind === 'agentConfig' ? kind.agentName : path.basename(path.dirname(file))),
     };
     const options = simulationOptions(args.values, args.flags.has('instance-level'));
-    const model = readCiAccess(parseYaml(text).value);
+    const model = await workingOn(args.positional[0], async () => readCiAccess(parseYaml(text).value));
 
     const scenarios = args.values.scenarios ? await readScenarios(path.resolve(io.cwd, args.values.scenarios)) : [scenarioFromArgs(args.values, args.flags, args.repeated.var ?? [])];
-    const results = scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, agent, scenario, options) }));
+    const results = await workingOn(args.positional[0], async () => scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, agent, scenario, options) })));
 
     if (args.flags.has('json')) {
       if (!args.values.scenarios) io.out(JSON.stringify(publicShape(results[0].outcome)) + '\n');
