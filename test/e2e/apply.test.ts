@@ -145,13 +145,15 @@ test('a field another manager took over needs a second, explicit confirmation to
   assert.equal(live.metadata?.labels?.[label], '', 'our value again');
 });
 
-test('the Cluster view lists the environment; its inline Delete shows the plan, then removes the namespace', async (t) => {
+test('the Cluster view lists the environment; its inline Delete shows the plan, asks again for the namespace\'s kubectl-made object, then removes the namespace', async (t) => {
   t.after(async () => {
     await wb?.screenshot('cluster-view-final-state').catch(() => undefined);
   });
   const kc = await kubeConfig('admin');
   const core = kc.makeApiClient(CoreV1Api);
   await core.readNamespace({ name: NAMESPACE }); // applied by the previous test
+  // Made by hand, not by the environment: deleting the namespace takes it along, so the user is asked again.
+  await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: 'kubectl-made' }, data: { a: 'b' } } });
 
   await wb.page.locator('.activitybar .action-item a[aria-label^="GitLab Agent"]').first().click();
   const row = wb.page.locator('.monaco-list-row').filter({ hasText: ENVIRONMENT }).filter({ hasText: 'Ready' });
@@ -168,6 +170,11 @@ test('the Cluster view lists the environment; its inline Delete shows the plan, 
   assert.ok(text.indexOf(`RoleBinding ${NAMESPACE}/`) < text.indexOf(`Namespace ${NAMESPACE}`), 'reverse order: the RoleBinding before its Namespace');
   await wb.screenshot('delete-confirm');
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+  const others = wb.page.locator('.monaco-dialog-box').filter({ hasText: 'Delete them too?' });
+  await others.waitFor({ timeout: 60_000 });
+  assert.match(await others.innerText(), new RegExp(`Deleting the namespace also deletes 1 object this environment did not create\\. Delete them too\\?[\\s\\S]*ConfigMap ${NAMESPACE}/kubectl-made\\n`));
+  await wb.screenshot('delete-others-confirm');
+  await others.getByRole('button', { name: 'Delete Them Too', exact: true }).click();
 
   const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Delete environment resources \(/ });
   await toast.waitFor({ timeout: 180_000 });

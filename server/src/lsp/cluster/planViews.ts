@@ -15,7 +15,7 @@ export function objectLabel(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>)
 /** What deleting these namespaces takes along besides our objects, one line each. */
 export function othersInNamespaces(contents: readonly NamespaceContents[]): string[] {
   return contents.flatMap((c) => [
-    ...c.objects.map((o) => `${objectLabel(o)} (in namespace ${c.namespace}, not created by this environment)`),
+    ...c.objects.map((o) => objectLabel(o)),
     ...c.unlisted.map((u) => `unknown ${u} in namespace ${c.namespace}: cannot list them`),
   ]);
 }
