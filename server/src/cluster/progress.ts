@@ -19,8 +19,3 @@ export interface OperationOptions {
 
 /** A sink that drops everything. */
 export const SILENT_PROGRESS: ProgressSink = { report: () => undefined };
-
-/** Percentage of `done` out of `total`, rounded, within 0..100. */
-export function percentOf(done: number, total: number): number {
-  return total <= 0 ? 100 : Math.max(0, Math.min(100, Math.round((done * 100) / total)));
-}

@@ -26,7 +26,3 @@ export interface EngineDiagnostic {
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
-/** Severity ranks for sorting and for `hasErrors`. */
-export function isError(d: EngineDiagnostic): boolean {
-  return d.severity === 'error';
-}

@@ -54,8 +54,3 @@ export function formatRef(ref: ObjectRef): string {
 export function refKey(ref: Omit<ObjectRef, 'version'>): string {
   return `${ref.namespace}/${ref.name}/${ref.group}/${ref.kind}`;
 }
-
-/** Whether two refs name the same object (the version does not matter, as in cli-utils). */
-export function sameObject(a: Omit<ObjectRef, 'version'>, b: Omit<ObjectRef, 'version'>): boolean {
-  return refKey(a) === refKey(b);
-}

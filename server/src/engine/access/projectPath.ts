@@ -10,10 +10,3 @@ export function ancestorGroups(projectPath: string): string[] {
 export function topLevelNamespace(path: string): string {
   return path.split('/').filter(Boolean)[0]?.toLowerCase() ?? '';
 }
-
-/** True when `path` is `group` itself or lies below it (case-insensitive, as GitLab compares paths). */
-export function isWithin(path: string, group: string): boolean {
-  const p = path.toLowerCase();
-  const g = group.toLowerCase();
-  return p === g || p.startsWith(g + '/');
-}

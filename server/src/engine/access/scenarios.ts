@@ -31,11 +31,6 @@ export function presetScenarios(defaultBranch: string): JobScenario[] {
   ];
 }
 
-/** A short label for tables and hints. */
-export function shortName(scenario: JobScenario): string {
-  return scenario.name;
-}
-
 /** The full scenario for one entry: the project is the entry's own, or an example project in its group. */
 export function scenarioForEntry(job: JobScenario, entry: AccessEntry | null, defaultBranch: string): Scenario {
   const projectPath = job.projectPath ?? (entry?.kind === 'project' ? entry.id! : entry?.kind === 'group' ? `${entry.id}/example-project` : 'example-group/example-project');

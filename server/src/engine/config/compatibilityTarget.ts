@@ -6,8 +6,6 @@
  */
 export type CompatibilityTarget = 'proposal' | 'gitlab';
 
-export const COMPATIBILITY_TARGETS: readonly CompatibilityTarget[] = ['proposal', 'gitlab'];
-
 export function isCompatibilityTarget(value: unknown): value is CompatibilityTarget {
   return value === 'proposal' || value === 'gitlab';
 }
