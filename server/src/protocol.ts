@@ -2,10 +2,34 @@
  * Custom requests, notifications and settings shared by the client and the server: one typed
  * definition each, imported by both sides.
  */
-import type { CompatibilityTarget } from './engine/config/compatibilityTarget';
-import type { JobScenario } from './engine/access/scenarios';
-import type { NoRuleMatchBehaviour } from './engine/access/rules';
-import type { OverlongNamespacePolicy } from './engine/vars/namespace';
+
+// The protocol imports nothing from the engine or the cluster code, so the client cannot either.
+// These types are the engine's by structure: the server passes settings to engine functions, so any
+// drift fails to compile there.
+
+/** `proposal` (what GitLab ships plus the `rules` design) or `gitlab` (exactly what GitLab ships). */
+export type CompatibilityTarget = 'proposal' | 'gitlab';
+/** What the `rules` design does when an entry has rules and none matches. */
+export type NoRuleMatchBehaviour = 'deny' | 'allow';
+/** What happens to a resolved namespace longer than 63 characters. */
+export type OverlongNamespacePolicy = 'error' | 'truncate';
+/** GitLab's deployment tiers. */
+export type EnvironmentTierSetting = 'production' | 'staging' | 'testing' | 'development' | 'other';
+
+/** One CI scenario of the settings (`gitlabAgentConfig.scenarios`), or a built-in one. */
+export interface ScenarioSetting {
+  readonly name: string;
+  readonly ref: string;
+  readonly isTag?: boolean;
+  readonly isMergeRequest?: boolean;
+  readonly protectedRef?: boolean;
+  readonly environmentName?: string;
+  readonly environmentTier?: EnvironmentTierSetting;
+  readonly pipelineSource?: string;
+  readonly userLogin?: string;
+  readonly variables?: Readonly<Record<string, string>>;
+  readonly projectPath?: string;
+}
 
 /** The settings section the client exposes under `gitlabAgentConfig.*`. */
 export const SETTINGS_SECTION = 'gitlabAgentConfig';
@@ -18,7 +42,7 @@ export interface ServerSettings {
   /** Include the built-in scenarios in the active set. */
   readonly usePresetScenarios: boolean;
   /** The user's own scenarios. */
-  readonly scenarios: readonly JobScenario[];
+  readonly scenarios: readonly ScenarioSetting[];
   readonly noRuleMatch: NoRuleMatchBehaviour;
   readonly overlongNamespace: OverlongNamespacePolicy;
   /** Full path of the agent configuration project; empty = from the git remote. */
@@ -64,6 +88,16 @@ export interface SimulateResult {
   readonly context: string;
   readonly scenarios: readonly string[];
   readonly rows: readonly SimulationRow[];
+}
+
+/**
+ * `gitlabAgentConfig/scenarios` (no params): the active CI scenarios, in the order the server
+ * simulates them (the built-in ones unless turned off, then the user's), so every face shows them alike.
+ */
+export const SCENARIOS_REQUEST = 'gitlabAgentConfig/scenarios';
+
+export interface ScenariosResult {
+  readonly scenarios: readonly ScenarioSetting[];
 }
 
 /** Client command ids the server's code lenses invoke. */

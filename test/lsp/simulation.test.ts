@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CodeLens, Hover, InlayHint } from 'vscode-languageserver-protocol';
+import { SCENARIOS_REQUEST, SIMULATE_REQUEST, type ScenariosResult, type SimulateResult } from '../../server/src/protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
@@ -104,6 +105,16 @@ describe('LSP over stdio: CI access simulation in the editor', () => {
     const result = await client.request<{ rows: { namespace: string | null }[] }>('gitlabAgentConfig/simulate', { uri });
     assert.equal(result.rows[1].namespace, 'review-apps-2');
   });
+
+  test('gitlabAgentConfig/scenarios answers the active scenarios in the order the simulation uses (the client shows these)', async () => {
+    const { scenarios } = await client.request<ScenariosResult>(SCENARIOS_REQUEST, null);
+    assert.deepEqual(
+      scenarios.map((s) => s.name),
+      ['default branch → production', 'feature branch → review app', 'tag release', 'merge request pipeline'],
+    );
+    const table = await client.request<SimulateResult>(SIMULATE_REQUEST, { uri });
+    assert.deepEqual(table.scenarios, scenarios.map((s) => s.name), 'the same order as the simulate table');
+  });
 });
 
 describe('LSP over stdio: quick fixes', () => {
@@ -131,4 +142,5 @@ describe('LSP over stdio: quick fixes', () => {
       ['Change to $CI_COMMIT_BRANCH', rangeOf(text, '$CI_COMIT_BRANCH'), '$CI_COMMIT_BRANCH'],
     ]);
   });
+
 });

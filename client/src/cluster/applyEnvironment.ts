@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CLUSTER_COMMANDS, type ApplyPlanView, type ExecutionReport, type PlanApplyArgs } from '../../../server/src/protocol';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type PlanApplyArgs } from '../../../server/src/protocol';
 import { confirmAlsoDeleted } from './results';
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
@@ -25,7 +25,7 @@ export async function applyEnvironment(deps: {
   if (!cluster) return;
   const template = await pickTemplate();
   if (!template) return;
-  const scenario = await pickScenario();
+  const scenario = await pickScenario(await deps.commands.scenarios());
   if (!scenario) return;
   const args = await scenarioArgs(template, scenario);
   if (!args) return;
@@ -33,7 +33,7 @@ export async function applyEnvironment(deps: {
   // Unsaved edits of the template are what the user sees: the server reads the open document.
   if (template.uri) await vscode.workspace.openTextDocument(template.uri);
   const planArgs: PlanApplyArgs = { ...deps.target.operationArgs(), cluster, scenario: args, ...(template.uri ? { templateUri: template.uri.toString() } : {}) };
-  const planned = await deps.commands.run<ApplyPlanView>(`${TITLE}: planning (server-side dry-run)`, CLUSTER_COMMANDS.planApply, planArgs);
+  const planned = await deps.commands.run(`${TITLE}: planning (server-side dry-run)`, CLUSTER_COMMANDS.planApply, planArgs);
   if (reportFailure(deps.output, TITLE, planned)) return;
   const plan = planned.value;
   // The same plan as text (what the CLI prints), for the record.
@@ -46,7 +46,7 @@ export async function applyEnvironment(deps: {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;
   }
-  const result = await deps.commands.run<ExecutionReport>(`${TITLE}: applying to ${plan.context}`, CLUSTER_COMMANDS.executePlan, {
+  const result = await deps.commands.run(`${TITLE}: applying to ${plan.context}`, CLUSTER_COMMANDS.executePlan, {
     ...deps.target.operationArgs(),
     cluster,
     planId: plan.planId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, WorkDoneProgress, type LanguageClient, type WorkDoneProgressBegin, type WorkDoneProgressReport } from 'vscode-languageclient/node';
-import type { ClusterCommandId, ClusterCommandResult } from '../../../server/src/protocol';
+import { SCENARIOS_REQUEST, type ClusterCommandArgs, type ClusterCommandId, type ClusterCommandResult, type ClusterCommandValue, type ScenarioSetting, type ScenariosResult } from '../../../server/src/protocol';
 
 /**
  * Calls the server's cluster commands (`workspace/executeCommand`). Long operations run under a
@@ -12,22 +12,29 @@ export class ClusterCommands {
   constructor(private readonly client: () => LanguageClient | undefined) {}
 
   /** A quick command (no progress UI). */
-  async call<T>(command: ClusterCommandId, args: object, token?: vscode.CancellationToken): Promise<ClusterCommandResult<T>> {
+  async call<C extends ClusterCommandId>(command: C, args: ClusterCommandArgs<C>, token?: vscode.CancellationToken): Promise<ClusterCommandResult<ClusterCommandValue<C>>> {
     const client = this.client();
     if (!client?.isRunning()) return { ok: false, kind: 'failed', message: 'The GitLab agent config language server is not running (GitLab Agent: Restart Language Server).' };
     try {
-      const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] }, token);
-      return result as ClusterCommandResult<T>;
+      // The server answers every command with the result type its protocol entry declares.
+      return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] }, token)) as ClusterCommandResult<ClusterCommandValue<C>>;
     } catch (err) {
       if (token?.isCancellationRequested) return { ok: false, kind: 'cancelled', message: 'Cancelled.' };
       return { ok: false, kind: 'failed', message: err instanceof Error ? err.message : String(err) };
     }
   }
 
-  /** A long operation, shown as a cancellable notification with the server's progress messages. */
-  async run<T>(title: string, command: ClusterCommandId, args: object): Promise<ClusterCommandResult<T>> {
+  /** The active CI scenarios, in the server's order; empty when the server is not running. */
+  async scenarios(): Promise<readonly ScenarioSetting[]> {
     const client = this.client();
-    if (!client?.isRunning()) return this.call<T>(command, args);
+    if (!client?.isRunning()) return [];
+    return (await client.sendRequest<ScenariosResult>(SCENARIOS_REQUEST)).scenarios;
+  }
+
+  /** A long operation, shown as a cancellable notification with the server's progress messages. */
+  async run<C extends ClusterCommandId>(title: string, command: C, args: ClusterCommandArgs<C>): Promise<ClusterCommandResult<ClusterCommandValue<C>>> {
+    const client = this.client();
+    if (!client?.isRunning()) return this.call(command, args);
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const workDoneToken = randomUUID();
       let reported = 0;
@@ -39,8 +46,7 @@ export class ClusterCommands {
         progress.report({ message: step.message, increment });
       });
       try {
-        const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args], workDoneToken }, token);
-        return result as ClusterCommandResult<T>;
+        return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args], workDoneToken }, token)) as ClusterCommandResult<ClusterCommandValue<C>>;
       } catch (err) {
         if (token.isCancellationRequested) return { ok: false, kind: 'cancelled', message: `${title}: cancelled.` } as const;
         return { ok: false, kind: 'failed', message: err instanceof Error ? err.message : String(err) } as const;

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import * as vscode from 'vscode';
-import { CLUSTER_COMMANDS, type ClusterTarget, type ContextList } from '../../../server/src/protocol';
+import { CLUSTER_COMMANDS, type ClusterTarget } from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
 
 const SELECTED_CONTEXT_KEY = 'gitlabAgentConfig.cluster.selectedContext';
@@ -57,7 +57,7 @@ export class ClusterTargetSelection implements vscode.Disposable {
 
   /** Quick pick of the kubeconfig's contexts; resolves with the chosen one (undefined: dismissed). */
   async pick(): Promise<string | undefined> {
-    const listed = await this.commands.call<ContextList>(CLUSTER_COMMANDS.listContexts, { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}) });
+    const listed = await this.commands.call(CLUSTER_COMMANDS.listContexts, { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}) });
     if (!listed.ok) {
       void vscode.window.showErrorMessage(`Could not read the kubeconfig contexts: ${listed.message}`);
       return undefined;

@@ -77,7 +77,7 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
   }
 
   private async load(): Promise<ClusterInventory | string> {
-    const result = await this.commands.call<ClusterInventory>(CLUSTER_COMMANDS.listClusterObjects, { ...this.target.operationArgs(), cluster: this.target.target() });
+    const result = await this.commands.call(CLUSTER_COMMANDS.listClusterObjects, { ...this.target.operationArgs(), cluster: this.target.target() });
     return result.ok ? result.value : `Could not list the cluster: ${result.message}`;
   }
 

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { presetScenarios, readJobScenarios, type JobScenario } from '../../../server/src/engine/access/scenarios';
-import type { EnvironmentScenarioArgs } from '../../../server/src/protocol';
+import type { EnvironmentScenarioArgs, ScenarioSetting } from '../../../server/src/protocol';
 
 const AGENT_DIR = /[\\/]\.gitlab[\\/]agents[\\/]([^\\/]+)[\\/]/;
 const BUILT_IN = 'built-in';
@@ -47,12 +46,9 @@ export async function pickTemplate(): Promise<TemplateChoice | undefined> {
   return pick?.choice;
 }
 
-/** Only scenarios with an environment: GitLab renders templates only for jobs that have one (spec §2.2). */
-export async function pickScenario(): Promise<JobScenario | undefined> {
-  const config = vscode.workspace.getConfiguration('gitlabAgentConfig');
-  const user = readJobScenarios(config.get('scenarios'));
-  const presets = config.get<boolean>('usePresetScenarios', true) ? presetScenarios(config.get<string>('defaultBranch', 'main') || 'main') : [];
-  const scenarios = [...user, ...presets].filter((s) => s.environmentName);
+/** The server's active scenarios (its order), only those with an environment: GitLab renders templates only for jobs that have one (spec §2.2). */
+export async function pickScenario(active: readonly ScenarioSetting[]): Promise<ScenarioSetting | undefined> {
+  const scenarios = active.filter((s) => s.environmentName);
   if (scenarios.length === 0) {
     void vscode.window.showWarningMessage('No CI scenario has an environment: add one with "GitLab Agent: Add CI Scenario" (environment templates are rendered only for jobs with an environment).');
     return undefined;
@@ -68,7 +64,7 @@ export async function pickScenario(): Promise<JobScenario | undefined> {
  * The ids GitLab would put in the template data (`.agent.id`, `.project.id`, `.project.path`): from
  * the `gitlabAgentConfig.cluster.*` settings, asked for when unset.
  */
-export async function scenarioArgs(template: TemplateChoice, scenario: JobScenario): Promise<EnvironmentScenarioArgs | undefined> {
+export async function scenarioArgs(template: TemplateChoice, scenario: ScenarioSetting): Promise<EnvironmentScenarioArgs | undefined> {
   const settings = vscode.workspace.getConfiguration('gitlabAgentConfig');
   const cluster = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster');
   const agentId = cluster.get<number>('agentId', 0) || (await askNumber('Numeric id of the agent (.agent.id)', 'gitlabAgentConfig.cluster.agentId'));

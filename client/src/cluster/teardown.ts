@@ -2,9 +2,7 @@ import * as vscode from 'vscode';
 import {
   CLUSTER_COMMANDS,
   type ClusterInventory,
-  type DestroyPlanView,
   type EnvironmentView,
-  type ExecutionReport,
   type WaitForFluxSyncArgs,
   type WorkspaceView,
 } from '../../../server/src/protocol';
@@ -24,7 +22,7 @@ interface Deps {
 async function inventory(deps: Deps, title: string): Promise<ClusterInventory | undefined> {
   const cluster = await deps.target.ensure();
   if (!cluster) return undefined;
-  const listed = await deps.commands.run<ClusterInventory>(`${title}: reading the cluster`, CLUSTER_COMMANDS.listClusterObjects, { ...deps.target.operationArgs(), cluster });
+  const listed = await deps.commands.run(`${title}: reading the cluster`, CLUSTER_COMMANDS.listClusterObjects, { ...deps.target.operationArgs(), cluster });
   return reportFailure(deps.output, title, listed) ? undefined : listed.value;
 }
 
@@ -47,7 +45,7 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
   }
   if (!environment) return;
   const cluster = deps.target.target();
-  const planned = await deps.commands.run<DestroyPlanView>(`${title}: planning`, CLUSTER_COMMANDS.planDestroy, { ...deps.target.operationArgs(), cluster, inventory: environment.inventory });
+  const planned = await deps.commands.run(`${title}: planning`, CLUSTER_COMMANDS.planDestroy, { ...deps.target.operationArgs(), cluster, inventory: environment.inventory });
   if (reportFailure(deps.output, title, planned)) return;
   const plan = planned.value;
   if (plan.nothingToDelete) {
@@ -64,7 +62,7 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;
   }
-  const result = await deps.commands.run<ExecutionReport>(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId, deleteOthers });
+  const result = await deps.commands.run(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId, deleteOthers });
   showReport(deps.output, `${title} (${plan.title})`, result);
   deps.onChanged();
 }
@@ -86,7 +84,7 @@ export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Pr
   if (!workspace) return;
   const args = { ...deps.target.operationArgs(), cluster: deps.target.target(), name: workspace.name, namespace: workspace.namespace, mode: workspace.mode };
   // The preview: what the first termination step deletes, read from the cluster (nothing changes).
-  const preview = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}: preview`, CLUSTER_COMMANDS.terminateWorkspace, { ...args, dryRun: true });
+  const preview = await deps.commands.run(`${title} ${workspace.name}: preview`, CLUSTER_COMMANDS.terminateWorkspace, { ...args, dryRun: true });
   if (reportFailure(deps.output, title, preview)) return;
   const then =
     workspace.mode === 'unique'
@@ -98,7 +96,7 @@ export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Pr
     'Terminate',
   );
   if (answer !== 'Terminate') return;
-  const result = await deps.commands.run<ExecutionReport>(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, args);
+  const result = await deps.commands.run(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, args);
   showReport(deps.output, `${title} ${workspace.name}`, result);
   deps.onChanged();
 }
@@ -128,6 +126,6 @@ export async function waitForFluxSync(deps: Deps): Promise<void> {
   const [namespace, name] = ref.trim().split('/');
   const timeoutSeconds = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster').get<number>('fluxTimeoutSeconds', 300);
   const args: WaitForFluxSyncArgs = { cluster, kind, namespace, name, revision: revision.trim(), timeoutSeconds };
-  const result = await deps.commands.run<ExecutionReport>(`${title}: ${kind} ${ref.trim()}`, CLUSTER_COMMANDS.waitForFluxSync, args);
+  const result = await deps.commands.run(`${title}: ${kind} ${ref.trim()}`, CLUSTER_COMMANDS.waitForFluxSync, args);
   showReport(deps.output, `${title} (${kind} ${ref.trim()})`, result);
 }

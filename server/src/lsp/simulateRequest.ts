@@ -1,10 +1,11 @@
 import { ResponseError, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { SIMULATE_REQUEST, type SimulateParams, type SimulateResult } from '../protocol';
+import { SCENARIOS_REQUEST, SIMULATE_REQUEST, type ScenariosResult, type SimulateParams, type SimulateResult } from '../protocol';
+import { activeScenarios } from './simulationContext';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
 
-/** `gitlabAgentConfig/simulate`: the full scenario × entry table for the results view. */
+/** `gitlabAgentConfig/simulate`: the full scenario × entry table for the results view; `gitlabAgentConfig/scenarios`: the active scenarios. */
 export class SimulateRequestFeature {
   constructor(
     connection: Connection,
@@ -13,6 +14,7 @@ export class SimulateRequestFeature {
     private readonly simulations: SimulationService,
   ) {
     connection.onRequest(SIMULATE_REQUEST, (params: SimulateParams) => this.simulate(params));
+    connection.onRequest(SCENARIOS_REQUEST, async (): Promise<ScenariosResult> => ({ scenarios: activeScenarios(await this.settings.get()) }));
   }
 
   private async simulate(params: SimulateParams): Promise<SimulateResult> {

@@ -1,6 +1,6 @@
 import { ExecuteCommandRequest, type CancellationToken, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
-import type { ClusterCommandId, ClusterCommandResult } from './protocol';
+import type { ClusterCommandId, ClusterCommandResult, ClusterCommandValue } from './protocol';
 import { UNTRUSTED_MESSAGE, type WorkspaceTrust } from './trust';
 
 /** A command's request as a handler sees it. */
@@ -9,7 +9,8 @@ export interface CommandCall {
   readonly token: CancellationToken;
 }
 
-export type CommandHandler = (argument: unknown, call: CommandCall) => Promise<ClusterCommandResult<unknown>>;
+/** A handler reads its argument itself (it comes from the client: checked, never trusted) and answers with its protocol result. */
+export type CommandHandler<C extends ClusterCommandId = ClusterCommandId> = (argument: unknown, call: CommandCall) => Promise<ClusterCommandResult<ClusterCommandValue<C>>>;
 
 /**
  * Thrown by argument readers: the client sent something that is not the command's argument.
@@ -30,7 +31,7 @@ export class ClusterCommandRouter {
 
   constructor(private readonly trust: WorkspaceTrust) {}
 
-  register(id: ClusterCommandId, handler: CommandHandler): void {
+  register<C extends ClusterCommandId>(id: C, handler: CommandHandler<C>): void {
     this.handlers.set(id, handler);
   }
 

@@ -7,7 +7,6 @@
  * Every command takes exactly one argument object and answers a {@link ClusterCommandResult}: results,
  * not exceptions, cross the boundary, each failure with a message written for the user.
  */
-import type { ClusterFailure } from '../../cluster/kube/outcome';
 
 /** The command ids the server registers in `executeCommandProvider`. */
 export const CLUSTER_COMMANDS = {
@@ -30,6 +29,23 @@ export const CLUSTER_COMMANDS = {
 } as const;
 
 export type ClusterCommandId = (typeof CLUSTER_COMMANDS)[keyof typeof CLUSTER_COMMANDS];
+
+/** Each command's argument and result, declared once: the client's calls and the server's handlers are typed by it. */
+export interface ClusterCommandTypes {
+  [CLUSTER_COMMANDS.listContexts]: { args: ListContextsArgs; result: ContextList };
+  [CLUSTER_COMMANDS.planApply]: { args: PlanApplyArgs; result: ApplyPlanView };
+  [CLUSTER_COMMANDS.planDestroy]: { args: PlanDestroyArgs; result: DestroyPlanView };
+  [CLUSTER_COMMANDS.executePlan]: { args: ExecutePlanArgs; result: ExecutionReport };
+  [CLUSTER_COMMANDS.discardPlan]: { args: DiscardPlanArgs; result: null };
+  [CLUSTER_COMMANDS.listClusterObjects]: { args: ClusterArgs; result: ClusterInventory };
+  [CLUSTER_COMMANDS.terminateWorkspace]: { args: TerminateWorkspaceArgs; result: ExecutionReport };
+  [CLUSTER_COMMANDS.waitForFluxSync]: { args: WaitForFluxSyncArgs; result: ExecutionReport };
+}
+
+/** The argument a command takes. */
+export type ClusterCommandArgs<C extends ClusterCommandId> = ClusterCommandTypes[C]['args'];
+/** The value a command answers with when it succeeds. */
+export type ClusterCommandValue<C extends ClusterCommandId> = ClusterCommandTypes[C]['result'];
 
 /**
  * `workspace/didChangeWorkspaceTrust`-like notification the client sends when the user trusts the
@@ -260,10 +276,26 @@ export interface WaitForFluxSyncArgs extends ClusterArgs {
 }
 
 /**
- * Why a command did not do its job: the cluster engine's failure classes (`ClusterFailure['type']`:
- * notFound, forbidden, conflict, unreachable, …) plus what the command layer itself refuses.
+ * Why a command did not do its job: the cluster engine's failure classes (the server's
+ * `fromFailure` only compiles while every engine failure type is listed here) plus what the
+ * command layer itself refuses.
  */
-export type ClusterFailureKind = ClusterFailure['type'] | 'untrusted' | 'invalidArguments' | 'planNotFound' | 'templateError';
+export type ClusterFailureKind =
+  | 'notFound'
+  | 'forbidden'
+  | 'unauthorized'
+  | 'conflict'
+  | 'invalid'
+  | 'unknownKind'
+  | 'unreachable'
+  | 'timeout'
+  | 'cancelled'
+  | 'refused'
+  | 'failed'
+  | 'untrusted'
+  | 'invalidArguments'
+  | 'planNotFound'
+  | 'templateError';
 
 export type ClusterCommandResult<T> =
   | { readonly ok: true; readonly value: T }

@@ -1,0 +1,43 @@
+// The imports show the layering (issue "One front door"): the VS Code client reaches the server only
+// through the protocol module, and the protocol itself imports nothing of the engine or the cluster
+// code — so the editor cannot grow a second copy of the engine's decisions.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
+}
+
+/** Every module specifier a file imports or re-exports. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+}
+
+test('the client imports only vscode libraries, node built-ins, its own modules and the protocol', () => {
+  const allowedPackages = /^(vscode|vscode-languageclient(\/.*)?|node:.*)$/;
+  const protocol = new Set(['server/src/protocol.ts', 'server/src/lsp/cluster/protocol.ts']);
+  const offending: string[] = [];
+  for (const file of sources('client/src')) {
+    for (const spec of importsOf(file)) {
+      if (allowedPackages.test(spec)) continue;
+      const target = path.relative(root, path.resolve(root, path.dirname(file), spec)).replaceAll(path.sep, '/');
+      if (target.startsWith('client/src/') || protocol.has(`${target}.ts`)) continue;
+      offending.push(`${file} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(offending, []);
+});
+
+test('the protocol modules import nothing (so the client cannot reach the engine through them)', () => {
+  for (const file of ['server/src/protocol.ts', 'server/src/lsp/cluster/protocol.ts']) {
+    assert.deepEqual(importsOf(file).filter((spec) => !spec.startsWith('./lsp/cluster/protocol')), [], file);
+  }
+});
