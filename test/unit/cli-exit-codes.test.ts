@@ -89,8 +89,15 @@ test('Ctrl-C: the first SIGINT aborts and says so; the second prints the summary
   source.emit('SIGINT');
   assert.deepEqual(exits, [EXIT_INTERRUPTED]);
   assert.match(io.stderr, /Interrupted\.\n {2}done: created a\n {2}not done: create B\n {2}Nothing more was changed\. Run the same command again to converge\.\n$/);
+  source.emit('SIGINT');
+  assert.deepEqual(exits, [EXIT_INTERRUPTED, EXIT_INTERRUPTED]);
+  assert.equal(io.stderr.match(/^Interrupted\.$/gm)?.length, 1, 'the summary is printed once');
   interruption.dispose();
-  assert.equal(source.listenerCount('SIGINT'), 0, 'the listener goes with the command');
+  assert.equal(source.listenerCount('SIGINT'), 1, 'after an interruption, a further Ctrl-C still exits 130');
+
+  const quiet = new EventEmitter();
+  new Interruption({ io: capture(), command: 'apply', format: 'text', source: quiet }).dispose();
+  assert.equal(quiet.listenerCount('SIGINT'), 0, 'an uninterrupted command leaves no listener behind');
 });
 
 test('the ledger: waits in flight are not done until settled; --format json prints one JSON line', () => {

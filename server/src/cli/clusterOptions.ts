@@ -26,9 +26,13 @@ export function outputFormat(args: ParsedArgs): 'text' | 'json' {
 }
 
 /** Opens the session of `--kubeconfig`/`--context` (KUBECONFIG and the current context by default). */
-export function cliSession(args: ParsedArgs, io: CliIo): ClusterOutcome<ClusterSession> {
+export function cliSession(args: ParsedArgs, io: CliIo, signal?: AbortSignal): ClusterOutcome<ClusterSession> {
   const kubeconfig = args.values.kubeconfig;
-  return openSession({ ...(kubeconfig ? { kubeconfigPath: path.resolve(io.cwd, kubeconfig) } : {}), ...(args.values.context ? { context: args.values.context } : {}) });
+  return openSession({
+    ...(kubeconfig ? { kubeconfigPath: path.resolve(io.cwd, kubeconfig) } : {}),
+    ...(args.values.context ? { context: args.values.context } : {}),
+    ...(signal ? { signal } : {}),
+  });
 }
 
 /** One cluster command at work: its session, its interruption, and how it reports. */
@@ -57,7 +61,8 @@ export interface ClusterRun {
 export async function withClusterSession(args: ParsedArgs, io: CliIo, format: 'text' | 'json', command: string, work: (run: ClusterRun) => Promise<number>): Promise<number> {
   const interruption = new Interruption({ io, command, format });
   try {
-    const opened = cliSession(args, io);
+    // After Ctrl-C the session sends nothing new, whatever code path is running.
+    const opened = cliSession(args, io, interruption.signal);
     if (isFailure(opened)) return interruption.interrupted ? interruption.printSummary() : printFailure(io, format, opened);
     const session = opened.value;
     let summarized = false;

@@ -40,9 +40,14 @@ export class StepLedger {
     for (const key of [...this.waiting.keys()]) if (finished(key)) this.waiting.delete(key);
   }
 
-  /** What was done and what was not (waits in flight first, then the steps not started). */
+  /**
+   * What was done and what was not (waits in flight first, then the steps not started). Before any
+   * step was known (interrupted while planning), nothing was done and all of it remains.
+   */
   summary(): { done: string[]; notDone: string[] } {
-    return { done: [...this.done], notDone: [...this.waiting.values(), ...this.todo.values()] };
+    const notDone = [...this.waiting.values(), ...this.todo.values()];
+    if (this.done.length === 0 && notDone.length === 0) return { done: [], notDone: ['all of it (interrupted before any change was made)'] };
+    return { done: [...this.done], notDone };
   }
 }
 
@@ -86,13 +91,14 @@ export class Interruption {
   private readonly source: SignalSource;
   private readonly exit: (code: number) => void;
   private observe: (message: string) => void = () => undefined;
+  private summarized = false;
   private readonly onSignal = (): void => {
     if (!this.controller.signal.aborted) {
       this.controller.abort();
       this.options.io.err(`\nagentcfg ${this.options.command}: interrupted; stopping after the request in flight (Ctrl-C again to stop at once)\n`);
       return;
     }
-    this.printSummary();
+    if (!this.summarized) this.printSummary();
     this.exit(EXIT_INTERRUPTED);
   };
 
@@ -128,14 +134,18 @@ export class Interruption {
 
   /** Prints the summary (stderr, or one JSON line on stdout) and returns {@link EXIT_INTERRUPTED}. */
   printSummary(): number {
+    this.summarized = true;
     const summary = this.ledger.summary();
     if (this.options.format === 'json') this.options.io.out(JSON.stringify({ ok: false, interrupted: true, ...summary }) + '\n');
     else this.options.io.err(interruptionText(summary, this.closing));
     return EXIT_INTERRUPTED;
   }
 
-  /** Removes the SIGINT listener (Ctrl-C after the command is Node's default again). */
+  /**
+   * Removes the SIGINT listener when the command ends uninterrupted. After an interruption it stays:
+   * another Ctrl-C while the process winds down exits 130 at once, not by Node's default signal death.
+   */
   dispose(): void {
-    this.source.off('SIGINT', this.onSignal);
+    if (!this.interrupted) this.source.off('SIGINT', this.onSignal);
   }
 }

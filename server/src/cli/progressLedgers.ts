@@ -3,7 +3,9 @@
  * can say what was done and what was not. The steps come from the plan the command holds; the
  * progress messages (of cluster/apply, cluster/destroy, cluster/workspace) mark them done. A wait
  * counts as not done until the operation moves past it: the apply and the destroy go tier by tier,
- * so a step of another tier ends the waits of the tier before.
+ * so a step of another tier ends the waits of the tier before. The messages are matched loosely
+ * (`deleting`/`deleted`, `pruning`) and only for objects of the plan; test/cluster/cli-interrupt.test.ts
+ * holds them to what the operations report.
  */
 import type { ApplyPlan } from '../cluster/apply/plan';
 import type { DestroyPlan } from '../cluster/destroy/plan';
@@ -37,7 +39,7 @@ export function observeApply(ledger: StepLedger, plan: ApplyPlan): (message: str
       ledger.complete(`apply ${m[2]}`, message);
     } else if ((m = /^waiting for (.+) to be ready$/.exec(message))) {
       ledger.waitFor(`ready ${m[1]}`, `${m[1]} ready (applied; not confirmed ready)`);
-    } else if ((m = /^pruning (.+)$/.exec(message))) {
+    } else if ((m = /^(?:pruning|deleted) (.+)$/.exec(message)) && pruneTierOf.has(m[1])) {
       pruning(pruneTierOf.get(m[1]));
       ledger.complete(`prune ${m[1]}`, `pruned ${m[1]} (deletion accepted)`);
       ledger.waitFor(`gone ${m[1]}`, `${m[1]} gone (deletion accepted; not confirmed gone)`);
@@ -59,7 +61,7 @@ export function observeDestroy(ledger: StepLedger, plan: DestroyPlan): (message:
     if ((m = /^deleting inventory (.+)$/.exec(message))) {
       ledger.settle((key) => key.startsWith('gone '));
       ledger.complete('inventory', `deleted inventory ${m[1]}`);
-    } else if ((m = /^deleting (.+)$/.exec(message))) {
+    } else if ((m = /^(?:deleting|deleted) (.+)$/.exec(message)) && tierOf.has(m[1])) {
       const tier = tierOf.get(m[1]);
       ledger.settle((key) => key.startsWith('gone ') && tierOf.get(key.slice(5)) !== tier);
       ledger.complete(`delete ${m[1]}`, `deleted ${m[1]} (deletion accepted)`);

@@ -37,6 +37,11 @@ export interface KubeconfigOptions {
 /** Which context to open; default: the kubeconfig's current-context. */
 export interface SessionOptions extends KubeconfigOptions {
   readonly context?: string;
+  /**
+   * Once aborted, the session sends no new request (each fails as cancelled); requests already sent
+   * finish. A backstop for code paths that start a request or a watch without checking the signal.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** KubernetesObjectApi with its discovery lookup made public (for watch paths and scope checks). */
@@ -88,6 +93,10 @@ class SessionKubeConfig extends KubeConfig {
   readonly requests = new RequestCounter();
   private sharedAgent: https.Agent | undefined;
 
+  constructor(private readonly signal?: AbortSignal) {
+    super();
+  }
+
   private shareAgent<A extends object>(agent: A): A | https.Agent {
     // Proxy agents and plain-HTTP agents are left as they are.
     if (!(agent instanceof https.Agent) || agent.constructor !== https.Agent) return agent;
@@ -98,6 +107,7 @@ class SessionKubeConfig extends KubeConfig {
   }
 
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    this.signal?.throwIfAborted();
     this.requests.record(String(context.getHttpMethod()), context.getUrl());
     await super.applySecurityAuthentication(context);
     const agent = context.getAgent();
@@ -105,6 +115,7 @@ class SessionKubeConfig extends KubeConfig {
   }
 
   override async applyToFetchOptions(opts: https.RequestOptions): ReturnType<KubeConfig['applyToFetchOptions']> {
+    this.signal?.throwIfAborted();
     this.requests.record('GET', '/?watch=true');
     const init = await super.applyToFetchOptions(opts);
     if (init.agent instanceof https.Agent) init.agent = this.shareAgent(init.agent);
@@ -174,7 +185,7 @@ export function listContexts(kubeconfigPath?: string): ClusterOutcome<ContextInf
 
 /** Opens a session on a context (no request is sent until the first call). */
 export function openSession(options: SessionOptions = {}): ClusterOutcome<ClusterSession> {
-  const kc = new SessionKubeConfig();
+  const kc = new SessionKubeConfig(options.signal);
   const loaded = loadKubeConfig(options, kc);
   if (loaded.type !== 'ok') return loaded;
   const context = options.context ?? kc.currentContext;
