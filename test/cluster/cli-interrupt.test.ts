@@ -1,4 +1,5 @@
-// Ctrl-C during a cluster command of the built CLI (dist/cli.js) on the real control plane: SIGINT
+// Ctrl-C during a cluster command of the built CLI (dist/cli.js) on the real control plane (apply,
+// destroy, workspace terminate, flux wait): SIGINT
 // is sent when the command's progress (stderr) shows it is at work; the command stops, prints what
 // was done and what was not, and exits 130; running it again converges. No sleeps: each step waits
 // on a line of the child's output or on the child's exit.
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { agentcfgAsync } from '../support/cliAsync';
+import { workspaceConfigToApply, workspaceTerminationConfig } from '../support/workspaceConfig';
 import { repoRoot } from '../support/lspClient';
 import { environmentScope, fixtureTemplate, prepare, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, installFluxCrds, kubeConfig, statusCode } from './harness';
@@ -165,4 +167,38 @@ test('flux wait: Ctrl-C says nothing was changed, with the last state seen; two 
   const twice = await interruptWhen(args, /^agentcfg flux wait: watching /, 2);
   assert.equal(twice.code, 130, twice.stderr);
   assert.equal(twice.stderr.match(/^Interrupted\.$/gm)?.length, 1, 'one summary');
+});
+
+test('workspace terminate: Ctrl-C while the workspace is Terminating (its PVC keeps a finalizer): exit 130 with the summary; after the finalizer goes, a re-run ends Terminated', { timeout: 180_000 }, async (t) => {
+  const env = await clusterEnv();
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const ws = { name: `ws-int-${suffix}`, agentId: 800000 + Math.floor(Math.random() * 99999), workspaceId: 7000 };
+  const namespace = `gl-rd-ns-${ws.name}`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  // No controller removes kubernetes.io/pvc-protection here (no pods ever run): the test does, when it is time.
+  const releasePvc = () =>
+    core.patchNamespacedPersistentVolumeClaim({ name: `${ws.name}-gl-workspace-data`, namespace, body: { metadata: { finalizers: [] } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  t.after(async () => {
+    await releasePvc().catch(() => undefined);
+    await core.deleteNamespace({ name: namespace }).catch((err: unknown) => (statusCode(err) === 404 ? undefined : Promise.reject(err)));
+  });
+  const apply = path.join(dir, `${ws.name}-apply.yaml`);
+  const terminate = path.join(dir, `${ws.name}-terminate.yaml`);
+  writeFileSync(apply, workspaceConfigToApply(ws));
+  writeFileSync(terminate, workspaceTerminationConfig(ws));
+  const common = ['--kubeconfig', env.kubeconfig, '--context', env.adminContext];
+  const applied = await agentcfgAsync('workspace', 'apply', '--config', apply, '--yes', ...common);
+  assert.equal(applied.code, 0, applied.stderr);
+
+  const args = ['workspace', 'terminate', '--name', ws.name, '--config', terminate, '--yes', ...common];
+  const r = await interruptWhen(args, new RegExp(`^agentcfg workspace terminate: ${ws.name}: Terminating$`));
+  assert.equal(r.code, 130, r.stderr);
+  const { done, notDone } = summary(r.stderr);
+  assert.equal(done, `deletion of workspace ${ws.name}'s objects started (progress Terminating)`);
+  assert.equal(notDone, `terminate workspace ${ws.name} (its objects and inventories deleted, progress Terminated)`);
+
+  await releasePvc();
+  const again = await agentcfgAsync(...args, '--format', 'json');
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).progress, 'Terminated');
 });
