@@ -26,7 +26,7 @@ export function outputFormat(args: ParsedArgs): 'text' | 'json' {
 }
 
 /** Opens the session of `--kubeconfig`/`--context` (KUBECONFIG and the current context by default). */
-export function cliSession(args: ParsedArgs, io: CliIo, signal?: AbortSignal): ClusterOutcome<ClusterSession> {
+function cliSession(args: ParsedArgs, io: CliIo, signal?: AbortSignal): ClusterOutcome<ClusterSession> {
   const kubeconfig = args.values.kubeconfig;
   return openSession({
     ...(kubeconfig ? { kubeconfigPath: path.resolve(io.cwd, kubeconfig) } : {}),
@@ -100,13 +100,8 @@ function withContext(failure: ClusterFailure, context: string | undefined): Clus
   return failure.type === 'unreachable' && context !== undefined && failure.context === undefined ? { ...failure, context } : failure;
 }
 
-/** Progress goes to stderr so that stdout stays the result (text or JSON). */
-export function stderrProgress(io: CliIo, command: string): ProgressSink {
-  return { report: (message) => io.err(`agentcfg ${command}: ${message}\n`) };
-}
-
 /** Prints a failure (JSON or a sentence) and returns exit status 1. */
-export function printFailure(io: CliIo, format: 'text' | 'json', failure: ClusterFailure, context?: string): number {
+function printFailure(io: CliIo, format: 'text' | 'json', failure: ClusterFailure, context?: string): number {
   const described = withContext(failure, context);
   if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: described.type, ...(described.type === 'unreachable' && described.cause ? { cause: described.cause } : {}), message: described.message, description: describeOutcome(described) } }) + '\n');
   else io.err(`${describeOutcome(described)}\n`);
