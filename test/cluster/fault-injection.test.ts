@@ -14,7 +14,9 @@ import { executeDestroy } from '../../server/src/cluster/destroy/execute';
 import { planDestroy } from '../../server/src/cluster/destroy/plan';
 import { readInventory } from '../../server/src/cluster/inventory/store';
 import { readLiveObjects } from '../../server/src/cluster/kube/liveObjects';
+import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import { refKey } from '../../server/src/cluster/kube/objectRef';
+import { namespaceContents } from '../../server/src/cluster/prune/namespaceContents';
 import type { ClusterSession } from '../../server/src/cluster/kube/session';
 import { applyOk, environmentScope, expectOk, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, kubeConfig, statusCode, waitFor } from './harness';
@@ -46,18 +48,18 @@ async function killer(when: (message: string) => boolean): Promise<{ report: (m:
   };
 }
 
-/** Waits until the supervisor has started a new API server and it answers. */
-async function untilRestarted(before: number): Promise<void> {
-  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
-  await waitFor('the kube-apiserver to be started again', async () => {
+/**
+ * Waits until the supervisor has started a new API server and every namespaced kind can be listed
+ * again: custom resources (the Flux CRDs other tests installed) answer errors for a moment after a
+ * restart even once /readyz is ok, and the pruner rightly refuses to delete a namespace whose
+ * contents it cannot list.
+ */
+async function untilRestarted(session: ClusterSession, before: number): Promise<void> {
+  await waitFor('the kube-apiserver to be started again and serve every kind', async () => {
     if ((await apiserverPid()) === before) return undefined;
-    try {
-      await core.listNamespace({ limit: 1 });
-      return true;
-    } catch {
-      return undefined;
-    }
-  }, { timeoutMs: 120_000 });
+    const contents = await namespaceContents(session, 'kube-public', new Set());
+    return contents.type === 'ok' && contents.value.unlisted.length === 0;
+  }, { timeoutMs: 120_000, intervalMs: 250 });
 }
 
 /** The inventory's entries and which of them exist. */
@@ -81,9 +83,9 @@ test('the API server killed mid apply: the run fails clearly, the re-run converg
   const kill = await killer((m) => m.startsWith('created core/v1/ServiceAccount'));
   const interrupted = await executeApply(session, plan, { progress: { report: kill.report }, concurrency: 1, timeoutMs: 60_000 });
   const killedPid = kill.killed();
-  assert.ok(killedPid !== undefined, 'the API server was killed during the apply');
+  assert.ok(killedPid !== undefined, `the API server was killed during the apply (the apply ended: ${describeOutcome(interrupted)})`);
   assert.notEqual(interrupted.type, 'ok', 'the interrupted apply does not claim success');
-  await untilRestarted(killedPid);
+  await untilRestarted(session, killedPid);
 
   const { result } = await applyOk(session, env);
   assert.equal(result.inventory.objects.length, 13);
@@ -105,9 +107,9 @@ test('the API server killed mid destroy: the re-run deletes the rest and the inv
   const kill = await killer((m) => m.startsWith('deleted core/v1/ServiceAccount'));
   const interrupted = await executeDestroy(session, plan, { progress: { report: kill.report }, concurrency: 1, timeoutMs: 60_000 });
   const killedPid = kill.killed();
-  assert.ok(killedPid !== undefined, 'the API server was killed during the destroy');
+  assert.ok(killedPid !== undefined, `the API server was killed during the destroy (the destroy ended: ${describeOutcome(interrupted)})`);
   assert.notEqual(interrupted.type, 'ok');
-  await untilRestarted(killedPid);
+  await untilRestarted(session, killedPid);
   const midway = await inventoryAgainstLive(session, env.inventory);
   assert.equal(midway.tracked.length, 13, 'the inventory still lists everything that may remain');
 
