@@ -112,6 +112,8 @@ function watchRound<T extends KubernetesObject>(
     };
     const onAbort = (): void => finish({ done: true, outcome: { type: 'cancelled', ref, message: 'cancelled' } });
     const timer = setTimeout(() => finish({ done: true, outcome: { type: 'timeout', ref, message: 'timeout' } }), Math.max(0, deadline - Date.now()));
+    // An abort that came while the caller was reading the object fires no event any more.
+    if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort);
     const query: Record<string, string | number | boolean> = { fieldSelector: `metadata.name=${ref.name}`, allowWatchBookmarks: true, timeoutSeconds: serverTimeoutSeconds };
     if (resourceVersion) query.resourceVersion = resourceVersion;
