@@ -1,9 +1,17 @@
-// Benchmark (not a test): applying and deleting environments of 5, 50 and 200 objects on the test
-// control plane, our engine (plan = server-side dry-run + diff, then execute = server-side apply,
-// inventory, readiness waits) side by side with `kubectl apply --server-side` and `kubectl delete` on
-// the same rendered objects, with the API requests each sent (ours: the session's counter;
-// kubectl's: its `-v=6` "Response" log lines). Run: npm run bench apply
-// (or node --import tsx bench/apply.ts with the control plane running).
+// Benchmark (not a test): applying, re-applying and deleting environments, and applying and
+// terminating workspaces, on the test control plane — our engine side by side with
+// `kubectl apply --server-side` and `kubectl delete` on the same objects, with the API requests each
+// sent (ours: the session's counter; kubectl's: its `-v=6` "Response" log lines).
+//
+// Ours runs the unattended path, as `agentcfg apply|destroy|workspace … --yes` does: no separate
+// preview (plan with `preview: false`: one batched read, every guard, no dry-runs), then the
+// execution (server-side apply, inventory, readiness; delete and wait until gone). The preview a
+// person reviews (`--dry-run`, the prompt, the editor) is timed on its own line.
+//
+// Run: npm run bench apply (or node --import tsx bench/apply.ts with the control plane running and
+// AGENTCFG_KUBECTL set). BENCH_APPLY_SIZES=1000 (comma-separated) picks the sizes,
+// BENCH_APPLY_REPETITIONS the runs per size (median reported), BENCH_APPLY_WORKSPACE=0 leaves out
+// the workspace rows.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,12 +24,15 @@ import { executeApply } from '../server/src/cluster/apply/execute';
 import { isNoop, planApply } from '../server/src/cluster/apply/plan';
 import { executeDestroy } from '../server/src/cluster/destroy/execute';
 import { planDestroy } from '../server/src/cluster/destroy/plan';
+import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../server/src/cluster/inventory/configMap';
 import { describeOutcome, type ClusterOutcome } from '../server/src/cluster/kube/outcome';
 import type { RequestCounts } from '../server/src/cluster/kube/requests';
 import { openSession, type ClusterSession } from '../server/src/cluster/kube/session';
+import { applyWorkspace, runTermination } from '../server/src/cluster/workspace/index';
 
-const SIZES = [5, 50, 200];
+const SIZES = (process.env.BENCH_APPLY_SIZES ?? '5,50,200').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 1);
 const REPETITIONS = Number(process.env.BENCH_APPLY_REPETITIONS ?? 3);
+const WORKSPACES = process.env.BENCH_APPLY_WORKSPACE !== '0';
 const root = path.resolve(import.meta.dirname, '..');
 
 interface ClusterCoordinates {
@@ -42,13 +53,17 @@ async function cluster(): Promise<ClusterCoordinates> {
   return { kubeconfig: env.AGENTCFG_TEST_KUBECONFIG, context: env.AGENTCFG_TEST_ADMIN_CONTEXT, kubectl: process.env.AGENTCFG_KUBECTL ?? env.AGENTCFG_KUBECTL, stop: () => suite.afterClusterSuite() };
 }
 
-/** An environment template rendering `count` objects: a Namespace, then ServiceAccounts and RoleBindings in turn. */
-function template(count: number): string {
+/**
+ * An environment template rendering `count` objects: a Namespace, then ServiceAccounts and
+ * RoleBindings in turn. Revision 2 labels every object (an update of each one).
+ */
+function template(count: number, revision = 1): string {
   const ns = '"{{ .environment.slug }}-{{ .project.id }}-{{ .agent.id }}"';
-  const lines = ['objects:', '  - apiVersion: v1', '    kind: Namespace', '    metadata:', `      name: ${ns}`];
+  const labels = revision > 1 ? ['      labels:', `        bench-revision: "${revision}"`] : [];
+  const lines = ['objects:', '  - apiVersion: v1', '    kind: Namespace', '    metadata:', `      name: ${ns}`, ...labels];
   for (let i = 1; i < count; i++) {
     if (i % 2) {
-      lines.push('  - apiVersion: v1', '    kind: ServiceAccount', '    metadata:', `      name: deployer-${i}`, `      namespace: ${ns}`, '    automountServiceAccountToken: false');
+      lines.push('  - apiVersion: v1', '    kind: ServiceAccount', '    metadata:', `      name: deployer-${i}`, `      namespace: ${ns}`, ...labels, '    automountServiceAccountToken: false');
     } else {
       lines.push(
         '  - apiVersion: rbac.authorization.k8s.io/v1',
@@ -56,6 +71,7 @@ function template(count: number): string {
         '    metadata:',
         `      name: bind-${i}`,
         `      namespace: ${ns}`,
+        ...labels,
         '    subjects:',
         '      - kind: ServiceAccount',
         `        name: deployer-${i - 1}`,
@@ -72,16 +88,32 @@ function template(count: number): string {
 }
 
 let runCounter = 0;
-function prepare(count: number, agentNamespace: string): PreparedEnvironment {
+function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}-${runCounter++}`;
+}
+
+function prepare(count: number, agentNamespace: string, environmentName = `review/bench-${count}-${uniqueSuffix()}`, revision = 1): PreparedEnvironment {
   const result = prepareEnvironment({
-    templateText: template(count),
-    scenario: { projectPath: 'acme/bench', projectId: 42, environmentName: `review/bench-${count}-${Date.now().toString(36)}-${runCounter++}`, ref: 'main', defaultBranch: 'main' },
+    templateText: template(count, revision),
+    scenario: { projectPath: 'acme/bench', projectId: 42, environmentName, ref: 'main', defaultBranch: 'main' },
     ids: { agentId: 7, agentName: 'bench', environmentId: 1, userId: 1 },
     agentNamespace,
   });
   if (!result.ok) throw new Error(`template did not render: ${JSON.stringify(result)}`);
   if (result.environment.objects.length !== count) throw new Error(`expected ${count} objects, rendered ${result.environment.objects.length}`);
   return result.environment;
+}
+
+/** A workspace `config_to_apply` of `count` objects in `namespace`: its inventory ConfigMap, then ConfigMaps and ServiceAccounts it owns. */
+function workspacePayload(name: string, namespace: string, count: number): string {
+  const inventory = `${name}-workspace-inventory`;
+  const labels = { 'agent.gitlab.com/id': '7' };
+  const docs: object[] = [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: inventory, namespace, labels: { ...labels, [INVENTORY_ID_LABEL]: inventory } } }];
+  for (let i = 1; i < count; i++) {
+    const metadata = { name: `${name}-${i}`, namespace, labels, annotations: { [OWNING_INVENTORY_ANNOTATION]: inventory } };
+    docs.push(i % 2 ? { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { index: String(i) } } : { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false });
+  }
+  return docs.map((d) => `---\n${stringify(d)}`).join('');
 }
 
 function expectOk<T>(outcome: ClusterOutcome<T>): T {
@@ -92,35 +124,60 @@ function expectOk<T>(outcome: ClusterOutcome<T>): T {
 interface Measure {
   ms: number;
   requests: number;
+  /** Ours only: the split by kind of request. */
+  counts?: RequestCounts;
+  /** Ours only: time spent planning. */
+  planMs?: number;
 }
 
-/** Our apply: plan (dry-run, diff) and execute, each in a fresh session as the language server would open one. */
-async function oursApply(c: ClusterCoordinates, env: PreparedEnvironment): Promise<Measure & { planMs: number; counts: RequestCounts }> {
+/** Runs `fn` in a fresh session (as each CLI command opens one) and measures it. */
+async function inSession(c: ClusterCoordinates, fn: (session: ClusterSession, mark: () => void) => Promise<void>): Promise<Measure> {
   const session = expectOk(openSession({ kubeconfigPath: c.kubeconfig, context: c.context }));
   try {
     const start = performance.now();
-    const plan = expectOk(await planApply(session, env));
-    const planned = performance.now();
-    // As the CLI and the editor do: an unchanged environment is not applied again.
-    if (!isNoop(plan)) expectOk(await executeApply(session, plan));
+    let planned: number | undefined;
+    await fn(session, () => void (planned = performance.now()));
     const counts = session.requests.snapshot();
-    return { ms: performance.now() - start, planMs: planned - start, requests: counts.total, counts };
+    return { ms: performance.now() - start, requests: counts.total, counts, ...(planned !== undefined ? { planMs: planned - start } : {}) };
   } finally {
     session.close();
   }
 }
 
-async function oursDelete(c: ClusterCoordinates, env: PreparedEnvironment): Promise<Measure & { counts: RequestCounts }> {
-  const session: ClusterSession = expectOk(openSession({ kubeconfigPath: c.kubeconfig, context: c.context }));
-  try {
-    const start = performance.now();
-    const plan = expectOk(await planDestroy(session, { inventory: env.inventory }));
+/** `agentcfg apply --yes`: plan without a preview, then execute unless there is nothing to do. */
+function oursApply(c: ClusterCoordinates, env: PreparedEnvironment): Promise<Measure> {
+  return inSession(c, async (session, mark) => {
+    const plan = expectOk(await planApply(session, env, { preview: false }));
+    mark();
+    if (!isNoop(plan)) expectOk(await executeApply(session, plan));
+  });
+}
+
+/** `agentcfg apply --dry-run` (and what the prompt and the editor show): the full preview. */
+function oursPreview(c: ClusterCoordinates, env: PreparedEnvironment): Promise<Measure> {
+  return inSession(c, async (session) => void expectOk(await planApply(session, env)));
+}
+
+/** `agentcfg destroy --yes`. */
+function oursDestroy(c: ClusterCoordinates, env: PreparedEnvironment): Promise<Measure> {
+  return inSession(c, async (session, mark) => {
+    const plan = expectOk(await planDestroy(session, { inventory: env.inventory }, { preview: false }));
+    mark();
     expectOk(await executeDestroy(session, plan));
-    const counts = session.requests.snapshot();
-    return { ms: performance.now() - start, requests: counts.total, counts };
-  } finally {
-    session.close();
-  }
+  });
+}
+
+/** `agentcfg workspace apply --yes` in shared-namespace mode. */
+function oursWorkspaceApply(c: ClusterCoordinates, payload: string, namespace: string): Promise<Measure> {
+  return inSession(c, async (session) => void expectOk(await applyWorkspace(session, payload, { sharedNamespace: namespace })));
+}
+
+/** `agentcfg workspace terminate --yes` in shared-namespace mode, until Terminated. */
+function oursWorkspaceTerminate(c: ClusterCoordinates, name: string, namespace: string): Promise<Measure> {
+  return inSession(c, async (session) => {
+    const run = expectOk(await runTermination(session, { name, namespace, mode: 'shared' }));
+    if (run.progress !== 'Terminated') throw new Error(`workspace ${name} ended ${run.progress ?? 'forgotten'}`);
+  });
 }
 
 function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
@@ -153,6 +210,36 @@ function pad(text: string | number, width: number): string {
   return String(text).padStart(width);
 }
 
+function split(counts: RequestCounts | undefined): string {
+  if (!counts) return '';
+  return `reads ${counts.reads}, dry-runs ${counts.dryRuns}, writes ${counts.writes}, watches ${counts.watches}`;
+}
+
+/** One operation's runs: ours and kubectl's, per repetition. */
+class Row {
+  readonly ours: Measure[] = [];
+  readonly theirs: Measure[] = [];
+  constructor(readonly label: string) {}
+
+  print(count: number): void {
+    const ours = median(this.ours.map((m) => m.ms));
+    const plan = this.ours.every((m) => m.planMs !== undefined) ? median(this.ours.map((m) => m.planMs!)) : undefined;
+    const theirs = this.theirs.length ? median(this.theirs.map((m) => m.ms)) : undefined;
+    const last = this.ours.at(-1);
+    const cells = [
+      pad(count, 7),
+      this.label.padEnd(13),
+      pad(`${ours.toFixed(0)} ms`, 10),
+      pad(plan !== undefined ? `(${plan.toFixed(0)})` : '', 8),
+      pad(theirs !== undefined ? `${theirs.toFixed(0)} ms` : '—', 10),
+      pad(theirs !== undefined ? `${(ours / theirs).toFixed(2)}×` : '', 6),
+      pad(last?.requests ?? '', 8),
+      pad(this.theirs.at(-1)?.requests ?? '', 8),
+    ];
+    console.log(`${cells.join(' | ')} | ${split(last?.counts)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const c = await cluster();
   const kc = new KubeConfig();
@@ -160,67 +247,70 @@ async function main(): Promise<void> {
   kc.setCurrentContext(c.context);
   const core = kc.makeApiClient(CoreV1Api);
   const agentNamespace = `bench-agent-${Date.now().toString(36)}`;
-  await core.createNamespace({ body: { metadata: { name: agentNamespace, labels: { 'agentcfg.test/ephemeral': 'true' } } } });
+  const workspaceNamespace = `bench-ws-${Date.now().toString(36)}`;
+  for (const name of [agentNamespace, workspaceNamespace]) await core.createNamespace({ body: { metadata: { name, labels: { 'agentcfg.test/ephemeral': 'true' } } } });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-bench-apply-'));
   const cacheDir = path.join(dir, 'kubectl-cache');
   try {
     // kubectl's discovery cache is warmed once, as on a machine where kubectl has been used before.
     await kubectl(c, cacheDir, ['api-resources', '-o', 'name']);
     const startup = median(await Promise.all([1, 2, 3].map(async () => (await run(c.kubectl, ['version', '--client'])).ms)));
-    console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}; kubectl process start ≈ ${startup.toFixed(0)} ms (included in its figures)`);
-    console.log(`median of ${REPETITIONS} runs per size; ours = plan (server-side dry-run + diff) + execute (apply, inventory, readiness by watch); delete = plan + delete in reverse order + wait until gone`);
+    console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}; kubectl process start ≈ ${startup.toFixed(0)} ms (included in its figures)`);
+    console.log(`median of ${REPETITIONS} runs per size; ours = the unattended path (--yes): plan without preview (in parentheses) + execute`);
     console.log('');
-    console.log(`${'objects'.padStart(7)} | ${'ours apply'.padStart(10)} ${'(plan)'.padStart(8)} | ${'kubectl SSA'.padStart(11)} | ${'ratio'.padStart(5)} ${'exec ratio'.padStart(10)} | ${'req ours'.padStart(8)} ${'req kubectl'.padStart(11)} || ${'ours delete'.padStart(11)} | ${'kubectl delete'.padStart(14)} | ${'ratio'.padStart(5)} | ${'req ours'.padStart(8)} ${'req kubectl'.padStart(11)}`);
+    console.log(`${'objects'.padStart(7)} | ${'operation'.padEnd(13)} | ${'ours'.padStart(10)} | ${'(plan)'.padStart(8)} | ${'kubectl'.padStart(10)} | ${'ratio'.padStart(6)} | ${'req ours'.padStart(8)} | ${'req kctl'.padStart(8)} | ours by kind`);
     for (const count of SIZES) {
-      const rows = { oursApply: [] as number[], plan: [] as number[], kApply: [] as number[], oursDelete: [] as number[], kDelete: [] as number[], oursAgain: [] as number[], kAgain: [] as number[], rqOA: 0, rqKA: 0, rqOD: 0, rqKD: 0, rqOR: 0, rqKR: 0, detailApply: '', detailDelete: '', detailAgain: '' };
+      const rows = {
+        apply: new Row('apply'),
+        update: new Row('update'),
+        again: new Row('re-apply'),
+        destroy: new Row('destroy'),
+        preview: new Row('preview'),
+        wsApply: new Row('ws apply'),
+        wsTerminate: new Row('ws terminate'),
+      };
       for (let i = 0; i < REPETITIONS; i++) {
         const ours = prepare(count, agentNamespace);
-        const a = await oursApply(c, ours);
-        const again = await oursApply(c, ours);
-        const d = await oursDelete(c, ours);
-        rows.oursAgain.push(again.ms);
-        rows.rqOR = again.requests;
-        rows.detailAgain = `reads ${again.counts.reads}, dry-runs ${again.counts.dryRuns}, writes ${again.counts.writes}`;
-        rows.oursApply.push(a.ms);
-        rows.plan.push(a.planMs);
-        rows.oursDelete.push(d.ms);
-        rows.rqOA = a.requests;
-        rows.rqOD = d.requests;
-        rows.detailApply = `reads ${a.counts.reads}, dry-runs ${a.counts.dryRuns}, writes ${a.counts.writes}, watches ${a.counts.watches}`;
-        rows.detailDelete = `reads ${d.counts.reads}, writes ${d.counts.writes}, watches ${d.counts.watches}`;
+        const oursUpdated = prepare(count, agentNamespace, ours.data.environment.name, 2);
+        rows.apply.ours.push(await oursApply(c, ours));
+        rows.update.ours.push(await oursApply(c, oursUpdated));
+        rows.again.ours.push(await oursApply(c, oursUpdated));
+        rows.preview.ours.push(await oursPreview(c, oursUpdated));
+        rows.destroy.ours.push(await oursDestroy(c, oursUpdated));
 
         // kubectl gets the very objects ours applied (GitLab labels and annotations included), for
         // another environment so that the two never share an object.
         const theirs = prepare(count, agentNamespace);
+        const theirsUpdated = prepare(count, agentNamespace, theirs.data.environment.name, 2);
         const applyFile = path.join(dir, `apply-${count}-${i}.yaml`);
+        const updateFile = path.join(dir, `update-${count}-${i}.yaml`);
         const deleteFile = path.join(dir, `delete-${count}-${i}.yaml`);
         writeFileSync(applyFile, theirs.objects.map((o) => `---\n${stringify(o.manifest)}`).join(''));
+        writeFileSync(updateFile, theirsUpdated.objects.map((o) => `---\n${stringify(o.manifest)}`).join(''));
         // Same order as ours deletes: namespace last.
-        writeFileSync(deleteFile, [...theirs.objects].reverse().map((o) => `---\n${stringify(o.manifest)}`).join(''));
-        const ka = await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', applyFile]);
-        const kr = await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', applyFile]);
-        const kd = await kubectl(c, cacheDir, ['delete', '--wait=true', '-f', deleteFile]);
-        rows.kAgain.push(kr.ms);
-        rows.rqKR = kr.requests;
-        rows.kApply.push(ka.ms);
-        rows.kDelete.push(kd.ms);
-        rows.rqKA = ka.requests;
-        rows.rqKD = kd.requests;
+        writeFileSync(deleteFile, [...theirsUpdated.objects].reverse().map((o) => `---\n${stringify(o.manifest)}`).join(''));
+        rows.apply.theirs.push(await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', applyFile]));
+        rows.update.theirs.push(await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', updateFile]));
+        rows.again.theirs.push(await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', updateFile]));
+        rows.destroy.theirs.push(await kubectl(c, cacheDir, ['delete', '--wait=true', '-f', deleteFile]));
+
+        if (!WORKSPACES) continue;
+        const wsOurs = `bench-${count}-${uniqueSuffix()}`;
+        rows.wsApply.ours.push(await oursWorkspaceApply(c, workspacePayload(wsOurs, workspaceNamespace, count), workspaceNamespace));
+        rows.wsTerminate.ours.push(await oursWorkspaceTerminate(c, wsOurs, workspaceNamespace));
+        const wsFile = path.join(dir, `workspace-${count}-${i}.yaml`);
+        writeFileSync(wsFile, workspacePayload(`bench-${count}-${uniqueSuffix()}`, workspaceNamespace, count));
+        rows.wsApply.theirs.push(await kubectl(c, cacheDir, ['apply', '--server-side', '--field-manager=bench-kubectl', '-f', wsFile]));
+        rows.wsTerminate.theirs.push(await kubectl(c, cacheDir, ['delete', '--wait=true', '-f', wsFile]));
       }
-      const [oa, pl, ka, od, kd] = [rows.oursApply, rows.plan, rows.kApply, rows.oursDelete, rows.kDelete].map(median);
-      console.log(
-        `${pad(count, 7)} | ${pad(`${oa.toFixed(0)} ms`, 10)} ${pad(`(${pl.toFixed(0)})`, 8)} | ${pad(`${ka.toFixed(0)} ms`, 11)} | ${pad(`${(oa / ka).toFixed(2)}×`, 5)} ${pad(`${((oa - pl) / ka).toFixed(2)}×`, 10)} | ${pad(rows.rqOA, 8)} ${pad(rows.rqKA, 11)} || ${pad(`${od.toFixed(0)} ms`, 11)} | ${pad(`${kd.toFixed(0)} ms`, 14)} | ${pad(`${(od / kd).toFixed(2)}×`, 5)} | ${pad(rows.rqOD, 8)} ${pad(rows.rqKD, 11)}`,
-      );
-      const [or, kr] = [rows.oursAgain, rows.kAgain].map(median);
-      console.log(`        re-apply unchanged: ours ${or.toFixed(0)} ms vs kubectl ${kr.toFixed(0)} ms (${(or / kr).toFixed(2)}×), requests ${rows.rqOR} vs ${rows.rqKR}`);
-      console.log(`        ours requests: apply ${rows.detailApply}; re-apply ${rows.detailAgain}; delete ${rows.detailDelete}`);
+      for (const row of Object.values(rows)) if (row.ours.length) row.print(count);
     }
     console.log('');
-    console.log('ratio = ours / kubectl (below 1 = ours faster); exec ratio = ours without the plan step / kubectl.');
-    console.log('kubectl apply does not dry-run, diff, keep an inventory or wait for readiness; ours does all four (the plan is what the user confirms).');
+    console.log('ratio = ours / kubectl (below 1 = ours faster). preview = the full plan a person reviews (--dry-run, the prompt, the editor): server-side dry-run of every object and diff.');
+    console.log('kubectl apply keeps no inventory, checks no ownership and does not wait for readiness; ours does all three.');
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    await core.deleteNamespace({ name: agentNamespace }).catch(() => undefined);
+    for (const name of [agentNamespace, workspaceNamespace]) await core.deleteNamespace({ name }).catch(() => undefined);
     await c.stop();
   }
 }

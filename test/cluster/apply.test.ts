@@ -1,6 +1,7 @@
 // Apply of environment templates on the real control plane (issue 5, seed 000): fresh apply, no-op
 // re-apply (no writes, counted), prune after a template change, conflicts and force, refusals
-// before anything changes, Flux readiness (the test plays the kustomize-controller).
+// before anything changes, Flux readiness (the test plays the kustomize-controller); the unattended
+// path (`--yes`: a plan without preview) sends no dry-run and still refuses what the guards refuse.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions, type V1ObjectMeta } from '@kubernetes/client-node';
@@ -12,6 +13,8 @@ import { FIELD_MANAGER } from '../../server/src/cluster/kube/session';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { installFluxCrds, kubeConfig, statusCode, uniqueNamespace, waitFor } from './harness';
 import { acmeShopEnvironmentAnnotation } from '../support/gitlabAnnotation';
+import { agentcfg } from '../support/cli';
+import { clusterEnv } from './harness';
 
 const TEMPLATE = fixtureTemplate('namespace-sa-rolebinding.yaml');
 
@@ -289,4 +292,118 @@ test('an apply cancelled half-way leaves every object it may have created in the
 
   const { plan: again } = await applyOk(session, env);
   assert.deepEqual(again.objects.map((o) => o.action), ['unchanged', 'create', 'create']);
+});
+
+test('an apply nobody reviews (preview: false, as --yes) sends no dry-run; the apply answers say what changed', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-unattended');
+  const name = uniqueEnvironmentName('unattended');
+  const env = prepare(TEMPLATE, name, scope.agentNamespace);
+  scope.track(env);
+
+  const fresh = session.requests.snapshot();
+  const plan = expectOk(await planApply(session, env, { preview: false }));
+  assert.equal(plan.previewed, false);
+  assert.deepEqual(plan.objects.map((o) => o.action), ['create', 'create', 'create']);
+  const result = expectOk(await executeApply(session, plan));
+  assert.deepEqual(result.applied.map((a) => a.action), ['create', 'create', 'create']);
+  assert.equal(result.changed, true);
+  const first = session.requests.since(fresh);
+  assert.deepEqual({ dryRuns: first.dryRuns, writes: first.writes }, { dryRuns: 0, writes: 4 }, 'three applies and one inventory write, no dry-run');
+
+  // Unchanged: each object is applied once (the server changes nothing), the inventory is not written.
+  const again = session.requests.snapshot();
+  const replan = expectOk(await planApply(session, env, { preview: false }));
+  assert.deepEqual(replan.objects.map((o) => o.action), ['update', 'update', 'update'], 'without a preview an existing object is applied, the server decides');
+  const rerun = expectOk(await executeApply(session, replan));
+  assert.deepEqual(rerun.applied.map((a) => a.action), ['unchanged', 'unchanged', 'unchanged'], 'read from the unmoved resourceVersions');
+  assert.equal(rerun.changed, false);
+  const second = session.requests.since(again);
+  assert.deepEqual({ dryRuns: second.dryRuns, writes: second.writes, watches: second.watches }, { dryRuns: 0, writes: 3, watches: 0 });
+
+  // A template change: created, pruned (no dry-run delete either), the inventory exactly the new set.
+  const changed = prepare(fixtureTemplate('namespace-sa-rolebinding-changed.yaml'), name, scope.agentNamespace);
+  const third = session.requests.snapshot();
+  const changedPlan = expectOk(await planApply(session, changed, { preview: false }));
+  assert.deepEqual(changedPlan.prunes.map((p) => p.ref.name), ['deployer']);
+  const changedResult = expectOk(await executeApply(session, changedPlan));
+  assert.deepEqual(changedResult.applied.map((a) => [a.ref.name, a.action]), [[`${env.data.environment.slug}-42-7`, 'unchanged'], ['runner', 'create'], [`bind-7-42-${env.data.environment.slug}`, 'unchanged']]);
+  assert.deepEqual(changedResult.pruned.map((p) => p.name), ['deployer']);
+  assert.equal(session.requests.since(third).dryRuns, 0);
+  const inventory = await (await kubeConfig('admin')).makeApiClient(CoreV1Api).readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
+  assert.equal(Object.keys(inventory.data ?? {}).length, 3);
+});
+
+test('without a preview the guards still refuse before anything is sent: an object another inventory owns', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-unattended-guard');
+  const first = prepare(TEMPLATE, uniqueEnvironmentName('owner'), scope.agentNamespace);
+  scope.track(first);
+  await applyOk(session, first);
+  const ns = `${first.data.environment.slug}-42-7`;
+  const account = (name: string) => `  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: ${name}\n      namespace: ${ns}\n`;
+  const second = prepare(`objects:\n${account('newcomer')}${account('deployer')}`, uniqueEnvironmentName('taker'), scope.agentNamespace);
+
+  const before = session.requests.snapshot();
+  const plan = expectOk(await planApply(session, second, { preview: false }));
+  assert.equal(plan.blocked.length, 1);
+  assert.match(describeOutcome(plan.blocked[0]), new RegExp(`ServiceAccount 'deployer' in namespace '${ns}' is not applied: it already exists and belongs to another inventory \\('${first.inventory.id}'\\)`));
+  const refused = await executeApply(session, plan);
+  assert.equal(refused.type, 'refused');
+  const counts = session.requests.since(before);
+  assert.deepEqual({ dryRuns: counts.dryRuns, writes: counts.writes }, { dryRuns: 0, writes: 0 }, 'nothing written, not even the inventory');
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await assert.rejects(core.readNamespacedServiceAccount({ name: 'newcomer', namespace: ns }), (err: unknown) => statusCode(err) === 404);
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], first.inventory.id);
+});
+
+test('without a preview a field owned by another manager is a 409 of the apply itself, with the same message; force takes it over', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'apply-unattended-conflict');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('uconflict'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await core.patchNamespacedServiceAccount(
+    { name: 'deployer', namespace: ns, fieldManager: 'platform-team', force: true, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer', namespace: ns }, automountServiceAccountToken: true } },
+    setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+  );
+
+  const plan = expectOk(await planApply(session, env, { preview: false }));
+  assert.deepEqual(plan.blocked, []);
+  const refused = await executeApply(session, plan);
+  assert.equal(refused.type, 'conflict');
+  assert.match(describeOutcome(refused), /ServiceAccount 'deployer' in namespace '.*': fields are owned by "platform-team".*force/);
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).automountServiceAccountToken, true);
+
+  const forced = expectOk(await executeApply(session, expectOk(await planApply(session, env, { preview: false })), { force: true }));
+  assert.deepEqual(forced.applied.map((a) => a.action), ['unchanged', 'update', 'unchanged']);
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).automountServiceAccountToken, false);
+});
+
+test('agentcfg apply --yes sends no dry-run (the JSON counts the requests); --dry-run previews with one per object', async (t) => {
+  const env = await clusterEnv();
+  const scope = await environmentScope(t, 'apply-cli-yes');
+  const name = uniqueEnvironmentName('cli-yes');
+  scope.track(prepare(TEMPLATE, name, scope.agentNamespace));
+  const common = ['apply', 'test/fixtures/templates/namespace-sa-rolebinding.yaml', '--project', 'acme/shop', '--project-id', '42', '--environment', name, '--agent', 'prod', '--agent-id', '7'];
+  const cluster = ['--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', scope.agentNamespace, '--format', 'json'];
+
+  const applied = agentcfg(...common, ...cluster, '--yes');
+  assert.equal(applied.code, 0, applied.stderr);
+  const out = JSON.parse(applied.stdout);
+  assert.equal(out.plan.previewed, false);
+  assert.equal(out.requests.dryRuns, 0);
+  assert.deepEqual(out.result.applied.map((a: { action: string }) => a.action), ['create', 'create', 'create']);
+
+  const preview = JSON.parse(agentcfg(...common, ...cluster, '--dry-run').stdout);
+  assert.equal(preview.plan.previewed, true);
+  assert.deepEqual(preview.plan.objects.map((o: { action: string }) => o.action), ['unchanged', 'unchanged', 'unchanged']);
+  assert.equal(preview.requests.dryRuns, 3);
+
+  const again = agentcfg(...common, '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', scope.agentNamespace, '--yes');
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^ {2}apply {5}core\/v1\/ServiceAccount 'deployer'/m);
+  assert.match(again.stdout, /Nothing to do: the cluster already matches the template\./);
 });

@@ -1,6 +1,7 @@
 // Deleting environment resources on the real control plane (issue 5, delete_resources: on_stop):
 // exactly the inventory's objects in reverse order, then the inventory; idempotent (twice, after
-// objects deleted by hand, after a crash half-way); `never` refuses; a 403 names the object.
+// objects deleted by hand, after a crash half-way); `never` refuses; a 403 names the object; the
+// unattended path (`--yes`: no preview) sends no dry-run delete and keeps every guard and the cascade.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
@@ -9,7 +10,10 @@ import { isNoop, planApply } from '../../server/src/cluster/apply/plan';
 import { executeDestroy } from '../../server/src/cluster/destroy/execute';
 import { describeDestroyPlan, planDestroy } from '../../server/src/cluster/destroy/plan';
 import { listEnvironments } from '../../server/src/cluster/environments';
+import { OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
+import { writeInventory } from '../../server/src/cluster/inventory/store';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
+import { agentcfg } from '../support/cli';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, kubeConfig, statusCode } from './harness';
 
@@ -157,4 +161,75 @@ test('an identity that may not delete gets a 403 naming the object, and nothing 
   assert.equal(plan.type, 'forbidden');
   assert.match(describeOutcome(plan), new RegExp(`^Forbidden on core/v1/ConfigMap '${env.inventory.name}' in namespace '${scope.agentNamespace}': .*agentcfg-restricted.*Ask a cluster administrator`));
   assert.notEqual(restrictedNamespace, scope.agentNamespace);
+});
+
+test('a destroy nobody reviews (preview: false, as --yes) sends no dry-run delete; the namespace still goes only with what else it holds confirmed', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-unattended');
+  const env = prepare(TEMPLATE, uniqueEnvironmentName('unattended'), scope.agentNamespace);
+  scope.track(env);
+  await applyOk(session, env);
+  const ns = `${env.data.environment.slug}-42-7`;
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'kubectl-made' } } });
+
+  const before = session.requests.snapshot();
+  const plan = expectOk(await planDestroy(session, { inventory: env.inventory }, { preview: false }));
+  assert.deepEqual(plan.deletions.map((d) => d.ref.kind).sort(), ['Namespace', 'RoleBinding', 'ServiceAccount']);
+  assert.deepEqual(plan.cascades.map((c) => [c.namespace, c.objects.map((o) => `${o.kind}/${o.name}`)]), [[ns, ['ConfigMap/kubectl-made']]]);
+  const refused = await executeDestroy(session, plan);
+  assert.equal(refused.type, 'refused');
+  assert.match(describeOutcome(refused), /would also delete 1 object this inventory does not track/);
+  assert.equal(await exists(() => core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })), true, 'nothing was deleted');
+
+  const result = expectOk(await executeDestroy(session, plan, { deleteOthers: true }));
+  assert.equal(result.deleted.length, 3);
+  assert.equal(result.inventoryDeleted, true);
+  assert.equal(await exists(() => core.readNamespace({ name: ns })), false);
+  assert.equal(session.requests.since(before).dryRuns, 0);
+});
+
+test('without a preview a destroy still leaves alone protected namespaces and objects of another inventory', async (t) => {
+  const session = await testSession(t);
+  const scope = await environmentScope(t, 'destroy-unattended-guard');
+  const other = prepare(TEMPLATE, uniqueEnvironmentName('owner'), scope.agentNamespace);
+  scope.track(other);
+  await applyOk(session, other);
+  const ns = `${other.data.environment.slug}-42-7`;
+  const inventory = { name: 'tampered', id: 'tampered', namespace: scope.agentNamespace };
+  const listed = ['kube-system', scope.agentNamespace].map((name) => ({ group: '', kind: 'Namespace', namespace: '', name }));
+  expectOk(await writeInventory(session, { ...inventory, objects: [...listed, { group: '', kind: 'ServiceAccount', namespace: ns, name: 'deployer' }] }));
+
+  const before = session.requests.snapshot();
+  const plan = expectOk(await planDestroy(session, { inventory }, { preview: false }));
+  assert.deepEqual(plan.deletions, []);
+  const reasons = Object.fromEntries(plan.skipped.map((s) => [s.ref.name, s.reason]));
+  assert.equal(reasons['kube-system'], "not deleted: namespace 'kube-system' is a system namespace and is never deleted");
+  assert.equal(reasons[scope.agentNamespace], `not deleted: namespace '${scope.agentNamespace}' is where the agent runs (and keeps its inventories) and is never deleted`);
+  assert.equal(reasons.deployer, `not deleted: it is owned by another inventory ('${other.inventory.id}'), not 'tampered'`);
+  expectOk(await executeDestroy(session, plan));
+  const counts = session.requests.since(before);
+  assert.deepEqual({ dryRuns: counts.dryRuns, writes: counts.writes }, { dryRuns: 0, writes: 1 }, 'only the tampered inventory itself is deleted');
+  const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
+  assert.equal((await core.readNamespace({ name: 'kube-system' })).status?.phase, 'Active');
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], other.inventory.id);
+});
+
+test('agentcfg destroy --yes sends no dry-run delete (the JSON counts the requests); --dry-run proves each deletion', async (t) => {
+  const session = await testSession(t);
+  const env = await clusterEnv();
+  const scope = await environmentScope(t, 'destroy-cli-yes');
+  const prepared = prepare(TEMPLATE, uniqueEnvironmentName('cli-yes'), scope.agentNamespace);
+  scope.track(prepared);
+  await applyOk(session, prepared);
+  const common = ['destroy', '--inventory', prepared.inventory.name, '--agent-namespace', scope.agentNamespace, '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--format', 'json'];
+
+  const dry = agentcfg(...common, '--dry-run');
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.equal(JSON.parse(dry.stdout).requests.dryRuns, 3);
+  const destroyed = agentcfg(...common, '--yes');
+  assert.equal(destroyed.code, 0, destroyed.stderr);
+  const out = JSON.parse(destroyed.stdout);
+  assert.equal(out.result.deleted.length, 3);
+  assert.equal(out.requests.dryRuns, 0);
 });

@@ -489,3 +489,30 @@ test('guard: an inventory that lists a system namespace its annotation says it o
   assert.equal((await core.readNamespace({ name: 'default' })).status?.phase, 'Active');
   assert.deepEqual(Object.keys((await core.readNamespacedConfigMap({ name: inventory, namespace })).data ?? {}).sort(), tracked, 'the workspace objects are all still tracked');
 });
+
+test('re-applying an unchanged workspace applies each object once and writes no inventory; termination reads each inventory once per cycle', async (t) => {
+  const { restricted, target, apply } = await sharedWorkspace(t);
+  const fresh = restricted.requests.snapshot();
+  const report = await apply();
+  const objects = report.inventories.flatMap((i) => i.applied).length;
+  const first = restricted.requests.since(fresh);
+  assert.deepEqual({ writes: first.writes, dryRuns: first.dryRuns }, { writes: objects + report.inventories.length, dryRuns: 0 }, 'each inventory written once, before its objects exist');
+
+  const again = restricted.requests.snapshot();
+  await apply();
+  const second = restricted.requests.since(again);
+  assert.deepEqual({ writes: second.writes, dryRuns: second.dryRuns }, { writes: objects, dryRuns: 0 }, 'the stored inventories already list every object');
+
+  // The first cycle prunes through the inventories it has just read (two reads, not four).
+  const gets: string[] = [];
+  const core = restricted.core as unknown as { readNamespacedConfigMap: (...args: unknown[]) => Promise<unknown> };
+  const read = core.readNamespacedConfigMap.bind(restricted.core);
+  core.readNamespacedConfigMap = (...args: unknown[]) => {
+    gets.push((args[0] as { name: string }).name);
+    return read(...args);
+  };
+  const cycle = value(await terminateWorkspace(restricted, target, new TerminationTracker()));
+  assert.equal(cycle.step, 'prunedObjects');
+  assert.equal(gets.length, 2, `inventory reads: ${gets.join(', ')}`);
+  value(await runTermination(restricted, target, { timeoutMs: 120_000 }));
+});

@@ -1,6 +1,8 @@
 /**
  * `agentcfg apply`: the three steps of seed 000 from the command line — render, plan (server-side
- * dry-run and diff), confirm, server-side apply and wait until ready.
+ * dry-run and diff), confirm, server-side apply and wait until ready. With `--yes` (and no
+ * `--dry-run`) nobody reads a preview: the plan reads and guards without dry-running, and the apply
+ * itself says what changed.
  */
 import { executeApply } from '../../cluster/apply/execute';
 import { conflictsOf, isNoop, planApply, type ApplyPlan } from '../../cluster/apply/plan';
@@ -15,12 +17,15 @@ import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFrom
 const USAGE = `agentcfg apply ${ENVIRONMENT_USAGE}
        [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--force-conflicts] [--adopt] [--delete-others] [--timeout <5m>] [--format text|json]`;
 
-/** The plan as text: one line per object, then the diffs. */
+/** The plan as text: one line per object, then the diffs (a plan without preview has none: its existing objects are `apply`). */
 export function planText(plan: ApplyPlan): string {
   const env = plan.environment;
   const lines = [`Context ${plan.context} (${plan.server}); inventory ${env.inventory.namespace}/${env.inventory.name}${plan.createsInventoryNamespace ? ` (namespace ${env.inventory.namespace} will be created)` : ''}`];
+  if (!plan.previewed) lines.push('  (--yes: no server-side dry-run; the cluster checks each object as it is applied)');
   for (const o of plan.objects) {
-    lines.push(`  ${o.action.padEnd(9)} ${formatRef(o.ref)}${o.conflict ? `  CONFLICT with ${o.conflict.managers.map((m) => `"${m}"`).join(', ')}` : ''}${o.validated ? '' : '  (validated when applied: its namespace is new)'}`);
+    const action = !plan.previewed && o.action === 'update' ? 'apply' : o.action;
+    const note = o.validated || !plan.previewed ? '' : '  (validated when applied: its namespace is new)';
+    lines.push(`  ${action.padEnd(9)} ${formatRef(o.ref)}${o.conflict ? `  CONFLICT with ${o.conflict.managers.map((m) => `"${m}"`).join(', ')}` : ''}${note}`);
   }
   for (const p of plan.prunes) lines.push(`  ${'prune'.padEnd(9)} ${formatRef(p.ref)}`);
   for (const s of plan.skipped) lines.push(`  ${'forget'.padEnd(9)} ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`);
@@ -37,6 +42,7 @@ function planJson(plan: ApplyPlan): Record<string, unknown> {
     context: plan.context,
     server: plan.server,
     inventory: { name: env.inventory.name, namespace: env.inventory.namespace, createsNamespace: plan.createsInventoryNamespace },
+    previewed: plan.previewed,
     noop: isNoop(plan),
     objects: plan.objects.map((o) => ({ ref: o.ref, action: o.action, validated: o.validated, conflict: o.conflict ?? null, diff: o.diff })),
     prunes: plan.prunes.map((p) => ({ ref: p.ref })),
@@ -74,9 +80,11 @@ export const applyCommand: CliCommand = {
       else io.err(diagnosticLines(prepared.templateFile, prepared.errors));
       return 1;
     }
+    // Nobody reviews the plan of `--yes` without `--dry-run`: no dry-run in it (the apply is the server's verdict).
+    const preview = !args.flags.has('yes') || args.flags.has('dry-run');
     return withClusterSession(args, io, format, 'apply', async (run) => {
       const { session, signal, progress } = run;
-      const planned = await planApply(session, prepared.environment, { progress, signal, adopt: args.flags.has('adopt') });
+      const planned = await planApply(session, prepared.environment, { progress, signal, adopt: args.flags.has('adopt'), preview });
       if (isFailure(planned)) return run.fail(planned);
       const plan = planned.value;
       const force = args.flags.has('force-conflicts');
@@ -84,13 +92,13 @@ export const applyCommand: CliCommand = {
       const conflicted = conflictsOf(plan).length > 0 && !force;
       if (format === 'text') io.out(planText(plan));
       if (args.flags.has('dry-run') || blocked || conflicted) {
-        if (format === 'json') io.out(JSON.stringify({ ok: !blocked && !conflicted, dryRun: true, plan: planJson(plan) }) + '\n');
+        if (format === 'json') io.out(JSON.stringify({ ok: !blocked && !conflicted, dryRun: true, plan: planJson(plan), requests: session.requests.snapshot() }) + '\n');
         else if (conflicted) io.err('Not applied: fields are owned by other field managers (see CONFLICT). Run again with --force-conflicts to take them over.\n');
         else if (blocked) io.err('Not applied: the plan is blocked (see BLOCKED); nothing was changed.\n');
         return blocked || conflicted ? 1 : 0;
       }
       if (isNoop(plan)) {
-        if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: null }) + '\n');
+        if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: null, requests: session.requests.snapshot() }) + '\n');
         else io.out('Nothing to do: the cluster already matches the template.\n');
         return 0;
       }
@@ -103,7 +111,8 @@ export const applyCommand: CliCommand = {
       const result = await executeApply(session, plan, { force, progress, signal, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return run.fail(result);
       const r = result.value;
-      if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r }) + '\n');
+      if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r, requests: session.requests.snapshot() }) + '\n');
+      else if (!r.changed) io.out('Nothing to do: the cluster already matches the template.\n');
       else io.out(`Applied: ${r.applied.filter((a) => a.action !== 'unchanged').length} changed, ${r.applied.filter((a) => a.action === 'unchanged').length} unchanged, ${r.pruned.length} pruned; all ready. Inventory ${r.inventory.namespace}/${r.inventory.name}.\n`);
       return 0;
     });

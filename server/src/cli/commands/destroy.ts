@@ -42,9 +42,11 @@ export const destroyCommand: CliCommand = {
       inventory = prepared.environment.inventory;
       deleteResources = prepared.environment.deleteResources;
     }
+    // Nobody reviews the plan of `--yes` without `--dry-run`: no dry-run deletes (the delete is the server's verdict); every guard still runs.
+    const preview = !args.flags.has('yes') || args.flags.has('dry-run');
     return withClusterSession(args, io, format, 'destroy', async (run) => {
       const { session, signal, progress } = run;
-      const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress, signal });
+      const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress, signal, preview });
       if (isFailure(planned)) return run.fail(planned);
       const plan = planned.value;
       const planJson = {
@@ -58,7 +60,7 @@ export const destroyCommand: CliCommand = {
       };
       if (format === 'text') io.out(`Context ${plan.context} (${plan.server})\n${describeDestroyPlan(plan).map((l) => `  ${l}`).join('\n')}\n`);
       if (args.flags.has('dry-run') || plan.blocked.length > 0 || !plan.inventoryExists) {
-        if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null }) + '\n');
+        if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null, requests: session.requests.snapshot() }) + '\n');
         return plan.blocked.length > 0 ? 1 : 0;
       }
       run.observe(observeDestroy(run.ledger, plan));
@@ -71,7 +73,7 @@ export const destroyCommand: CliCommand = {
       }
       const result = await executeDestroy(session, plan, { progress, signal, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return run.fail(result);
-      if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value }) + '\n');
+      if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value, requests: session.requests.snapshot() }) + '\n');
       else io.out(`Deleted ${result.value.deleted.length} objects and the inventory${result.value.skipped.length ? `; ${result.value.skipped.length} left alone (see skip)` : ''}.\n`);
       return 0;
     });

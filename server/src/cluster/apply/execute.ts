@@ -5,6 +5,8 @@
  * keep the inventory so that a crash at any point leaves nothing untracked:
  * - before applying: inventory = previous ∪ desired;
  * - after pruning: inventory = desired.
+ * What each apply did is read from the server's answer: an object whose resourceVersion did not move
+ * was unchanged (a plan without preview does not know it before applying).
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
@@ -33,8 +35,11 @@ export interface ExecuteApplyOptions extends OperationOptions {
 
 /** What an apply did. */
 export interface ApplyResult {
+  /** Every object of the plan, with what applying it did (`unchanged` also when the server found nothing to change). */
   readonly applied: readonly { readonly ref: ObjectRef; readonly action: ApplyAction }[];
   readonly pruned: readonly ObjectRef[];
+  /** Whether anything changed on the cluster: an object created or updated, one pruned, the inventory or its namespace written. */
+  readonly changed: boolean;
   readonly inventory: { readonly name: string; readonly namespace: string; readonly objects: readonly InventoryRef[] };
   /** HTTP requests this execution sent. */
   readonly requests: RequestCounts;
@@ -68,6 +73,12 @@ async function applyOne(session: ClusterSession, object: PlannedObject, force: b
   } catch (err) {
     return outcomeFromError(err, object.ref);
   }
+}
+
+/** What an apply did, from the server's answer: the resourceVersion moves only when the object changed. */
+function appliedAction(object: PlannedObject, answer: KubernetesObject): ApplyAction {
+  if (object.action === 'create' || !object.live) return 'create';
+  return answer.metadata?.resourceVersion !== undefined && answer.metadata.resourceVersion === object.live.metadata?.resourceVersion ? 'unchanged' : 'update';
 }
 
 async function waitCurrent(session: ClusterSession, ref: ObjectRef, deadline: number, totalMs: number, signal: AbortSignal | undefined): Promise<ClusterOutcome<void>> {
@@ -109,7 +120,9 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
   if (cascade) return cascade;
   const cancelled = (): ClusterFailure | undefined => (signal?.aborted ? { type: 'cancelled', message: 'cancelled' } : undefined);
 
+  let changed = false;
   if (plan.createsInventoryNamespace) {
+    changed = true;
     progress?.report(`creating namespace ${env.inventory.namespace} for the inventory`);
     try {
       await session.objects.patch({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: env.inventory.namespace } }, undefined, undefined, session.fieldManager, false, PatchStrategy.ServerSideApply);
@@ -125,6 +138,7 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
     if (recorded && sameRefs(recorded, objects)) return undefined;
     const written = await writeInventory(session, { ...env.inventory, objects }, extra);
     if (isFailure(written)) return written;
+    changed = true;
     recorded = uniqueRefs(objects);
     return undefined;
   };
@@ -139,22 +153,28 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
   for (const tier of TIERS) {
     const objects = plan.objects.filter((o) => o.tier === tier);
     if (objects.length === 0) continue;
-    const results = await mapBounded(objects, concurrency, async (object) => {
+    const results = await mapBounded(objects, concurrency, async (object): Promise<ClusterOutcome<{ live: KubernetesObject | undefined; action: ApplyAction }>> => {
       const stop = cancelled();
       if (stop) return stop;
-      if (object.action === 'unchanged') return ok(object.live);
+      if (object.action === 'unchanged') return ok({ live: object.live, action: 'unchanged' });
       const result = await applyOne(session, object, force);
-      // Only what happened is reported: a failed create is not "created".
-      if (result.type === 'ok') progress?.report(`${object.action === 'create' ? 'created' : 'updated'} ${formatRef(object.ref)}`, Math.round((++done * 100) / Math.max(1, plan.objects.length)));
-      return result;
+      if (isFailure(result)) return result;
+      // Only what happened is reported: a failed create is not "created", an apply that changed nothing is not "updated".
+      const action = appliedAction(object, result.value);
+      progress?.report(`${action === 'create' ? 'created' : action === 'update' ? 'updated' : 'unchanged'} ${formatRef(object.ref)}`, Math.round((++done * 100) / Math.max(1, plan.objects.length)));
+      return ok({ live: result.value, action });
     });
     const failed = results.find(isFailure);
     if (failed) return failed;
-    objects.forEach((o) => applied.push({ ref: o.ref, action: o.action }));
+    results.forEach((r, i) => {
+      const action = r.type === 'ok' ? r.value.action : objects[i].action;
+      if (action !== 'unchanged') changed = true;
+      applied.push({ ref: objects[i].ref, action });
+    });
     const waits = await mapBounded(objects, concurrency, async (object, i) => {
       const current = results[i];
       // An object the plan or the apply response already shows current needs no watch.
-      if (current.type === 'ok' && readinessOf(current.value as KubernetesObject | undefined).state === 'current') return ok(undefined);
+      if (current.type === 'ok' && readinessOf(current.value.live).state === 'current') return ok(undefined);
       progress?.report(`waiting for ${formatRef(object.ref)} to be ready`);
       return waitCurrent(session, object.ref, deadline, totalMs, signal);
     });
@@ -166,9 +186,10 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
   const pruning = await executePrune(session, { deletions: plan.prunes, skipped: [], blocked: [], cascades: plan.pruneCascades }, 'pruned', { signal, progress, deadline, concurrency, wait: true, deleteOthers: true });
   if (pruning.failure) return pruning.failure;
   const pruned = [...pruning.result.deleted, ...pruning.result.alreadyGone];
+  if (pruned.length > 0) changed = true;
 
   // 4. The final set.
   const final = await record(desired);
   if (final) return final;
-  return ok({ applied, pruned, inventory: { name: env.inventory.name, namespace: env.inventory.namespace, objects: uniqueRefs(desired) }, requests: session.requests.since(before) });
+  return ok({ applied, pruned, changed, inventory: { name: env.inventory.name, namespace: env.inventory.namespace, objects: uniqueRefs(desired) }, requests: session.requests.since(before) });
 }

@@ -1,7 +1,9 @@
 /**
- * Before anything changes: a server-side dry-run of every object (and of every prune), the live
- * objects read, and a plan a person can review — per object create/update/unchanged, the live and
- * proposed YAML, a unified diff, and the field managers a forced apply would take fields from.
+ * Before anything changes: the live objects read (in one batch), every guard asked, and — for a plan
+ * a person reviews — a server-side dry-run of every object (and of every prune): per object
+ * create/update/unchanged, the live and proposed YAML, a unified diff, and the field managers a
+ * forced apply would take fields from. A plan nobody reviews (`preview: false`) skips the dry-runs:
+ * the apply itself is the server's verdict, so they would only double the requests.
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
@@ -33,14 +35,14 @@ export interface PlannedObject {
   readonly manifest: KubernetesObject;
   /** The live object, when it exists. */
   readonly live?: KubernetesObject;
-  /** Live and proposed objects as YAML without server bookkeeping ('' when absent). */
+  /** Live and proposed objects as YAML without server bookkeeping ('' when absent, and in a plan without preview). */
   readonly liveYaml: string;
   readonly proposedYaml: string;
-  /** Unified diff live → proposed; '' when unchanged. */
+  /** Unified diff live → proposed; '' when unchanged, and in a plan without preview. */
   readonly diff: string;
   /** Field managers that own fields we set: applying needs force. */
   readonly conflict?: { readonly managers: readonly string[]; readonly message: string };
-  /** False when the server could not dry-run it because its namespace is created by this same apply. */
+  /** False when the server has not dry-run it: its namespace is created by this same apply, or the plan has no preview. */
   readonly validated: boolean;
 }
 
@@ -51,6 +53,12 @@ export interface ApplyPlan {
   readonly context: string;
   readonly server: string;
   readonly environment: PreparedEnvironment;
+  /**
+   * Whether every object was dry-run and diffed (see {@link PlanOptions.preview}). Without a preview
+   * an existing object's action is `update`: it is applied, and the server decides whether that
+   * changes it (the result says which).
+   */
+  readonly previewed: boolean;
   /** Objects already in the inventory before this apply; undefined when there is no inventory yet. */
   readonly previousInventory: readonly InventoryRef[] | undefined;
   /** The stored inventory lacks labels or annotations this apply records on it (e.g. a changed `delete_resources`). */
@@ -75,6 +83,15 @@ export interface PlanOptions extends OperationOptions {
   /** Take over existing objects no inventory owns (cli-utils AdoptIfNoInventory); default false. */
   readonly adopt?: boolean;
   readonly concurrency?: number;
+  /**
+   * Dry-run and diff every object and prune, for a person to review (default true). False when
+   * nobody will see the plan (`agentcfg apply --yes`): the live objects are still read in one batch
+   * and every guard runs (ownership, protected namespaces, adoption, cascades), but nothing is
+   * dry-run — a conflict (409), a forbidden (403) or an invalid object (422) then comes from the apply
+   * itself, with the same message, after the objects before it were applied (the inventory already
+   * tracks them all).
+   */
+  readonly preview?: boolean;
 }
 
 /** Objects of the plan that conflict with other field managers. */
@@ -129,17 +146,31 @@ async function dryRunWithConflicts(session: ClusterSession, manifest: Kubernetes
   }
 }
 
-async function planObject(session: ClusterSession, env: PreparedEnvironment, index: number, newNamespaces: Set<string>, adopt: boolean, batch: LiveObjects, protection: NamespaceProtection): Promise<PlannedObject | ClusterFailure> {
-  const { ref, tier, manifest } = env.objects[index];
-  const live = await liveRead(session, batch, ref);
+/** What planning one object needs besides the object. */
+interface ObjectContext {
+  readonly env: PreparedEnvironment;
+  readonly newNamespaces: ReadonlySet<string>;
+  readonly adopt: boolean;
+  readonly preview: boolean;
+  readonly batch: LiveObjects;
+  readonly protection: NamespaceProtection;
+}
+
+async function planObject(session: ClusterSession, index: number, c: ObjectContext): Promise<PlannedObject | ClusterFailure> {
+  const { ref, tier, manifest } = c.env.objects[index];
+  const live = await liveRead(session, c.batch, ref);
   if (isFailure(live)) return live;
-  const guard = mayApply(ref, live.value, env.inventory.id, adopt, protection);
+  const guard = mayApply(ref, live.value, c.env.inventory.id, c.adopt, c.protection);
   if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}` };
+  if (!c.preview) {
+    // Nobody reviews this plan: the apply is the server's verdict, and the diff would go unread.
+    return { ref, tier, action: live.value === undefined ? 'create' : 'update', manifest, ...(live.value ? { live: live.value } : {}), liveYaml: '', proposedYaml: '', diff: '', validated: false };
+  }
   const liveYaml = comparableYaml(live.value);
   let proposed: KubernetesObject;
   let conflict: PlannedObject['conflict'];
   let validated = true;
-  if (live.value === undefined && newNamespaces.has(ref.namespace)) {
+  if (live.value === undefined && c.newNamespaces.has(ref.namespace)) {
     // Its namespace is created by this same apply: the server cannot dry-run it yet (it would answer
     // 404); the namespace's own dry-run passed, and the object is validated when it is applied.
     proposed = manifest;
@@ -180,9 +211,10 @@ async function inventoryNamespaceMissing(session: ClusterSession, namespace: str
   }
 }
 
-/** Reads, dry-runs and diffs everything an apply of `env` would do. Changes nothing. */
+/** Reads, checks and (with a preview) dry-runs and diffs everything an apply of `env` would do. Changes nothing. */
 export async function planApply(session: ClusterSession, env: PreparedEnvironment, options: PlanOptions = {}): Promise<ClusterOutcome<ApplyPlan>> {
   const progress = options.progress;
+  const preview = options.preview ?? true;
   const blocked: ClusterFailure[] = env.problems.map((p) => ({ type: 'refused', ...(p.ref ? { ref: p.ref } : {}), message: p.message }));
   progress?.report(`reading inventory ${env.inventory.namespace}/${env.inventory.name}`);
   const stored = await readInventory(session, env.inventory);
@@ -218,11 +250,13 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   const holding = await namespacesHoldingInventories(session, toAdopt.map((ref) => ref.name), env.inventory);
   if (isFailure(holding)) return holding;
   const protection: NamespaceProtection = { agentNamespace: env.inventory.namespace, holdingInventories: holding.value };
+  const context: ObjectContext = { env, newNamespaces, adopt: options.adopt ?? false, preview, batch, protection };
   for (const indexes of [namespaceIndexes, otherIndexes]) {
     const results = await mapBounded(indexes, concurrency, async (i) => {
       if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
-      const result = await planObject(session, env, i, newNamespaces, options.adopt ?? false, batch, protection);
-      progress?.report(`dry-run ${formatRef(env.objects[i].ref)}`, Math.round((++done * 100) / Math.max(1, env.objects.length)));
+      const result = await planObject(session, i, context);
+      // Without a preview each object is only checked against what was read: nothing to report.
+      if (preview) progress?.report(`dry-run ${formatRef(env.objects[i].ref)}`, Math.round((++done * 100) / Math.max(1, env.objects.length)));
       return result;
     });
     for (const r of results) {
@@ -238,7 +272,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
 
   const desiredKeys = new Set(env.objects.map((o) => refKey(o.ref)));
   const stale = (previous ?? []).filter((r) => !desiredKeys.has(refKey(r)));
-  const pruned = await planPrune(session, stale, { inventoryId: env.inventory.id, inventory: env.inventory, agentNamespace: env.inventory.namespace, dryRunFirst: true, verb: 'pruned', ours: desiredKeys }, options);
+  const pruned = await planPrune(session, stale, { inventoryId: env.inventory.id, inventory: env.inventory, agentNamespace: env.inventory.namespace, dryRunFirst: preview, verb: 'pruned', ours: desiredKeys }, options);
   if (isFailure(pruned)) return pruned;
   blocked.push(...pruned.value.blocked);
   // Adopting a namespace makes its later deletion ours: say what else it holds.
@@ -254,6 +288,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
     context: session.context,
     server: session.server,
     environment: env,
+    previewed: preview,
     previousInventory: previous,
     inventoryMetadataChanged,
     createsInventoryNamespace,

@@ -1,7 +1,7 @@
 /**
  * Deleting an environment's resources (`delete_resources: on_stop`, spec §2.3/§2.8): exactly the
  * objects its inventory lists, each checked by the guards against its live copy, each deletion
- * dry-run first. `never` refuses with GitLab's reason.
+ * dry-run first when a person reviews the plan. `never` refuses with GitLab's reason.
  */
 import { DELETE_RESOURCES_ANNOTATION } from '../apply/gitlabMetadata';
 import { formatRef } from '../kube/objectRef';
@@ -21,6 +21,17 @@ export interface DestroyInput {
    * the inventory when the environment was applied refuses too (the editor's tree knows no template).
    */
   readonly deleteResources?: string;
+}
+
+/** Options of {@link planDestroy}. */
+export interface DestroyPlanOptions extends OperationOptions {
+  readonly concurrency?: number;
+  /**
+   * Prove each deletion with a server-side dry-run delete, for a person to review (default true).
+   * False when nobody will see the plan (`agentcfg destroy --yes`): every guard still runs and a
+   * namespace's other objects are still listed, but a 403 then comes from the delete itself.
+   */
+  readonly preview?: boolean;
 }
 
 /** What a destroy will do. */
@@ -51,7 +62,7 @@ export function deletionRefusal(deleteResources: string | undefined): string | u
 }
 
 /** Reads the inventory and every object it lists; changes nothing. */
-export async function planDestroy(session: ClusterSession, input: DestroyInput, options: OperationOptions & { concurrency?: number } = {}): Promise<ClusterOutcome<DestroyPlan>> {
+export async function planDestroy(session: ClusterSession, input: DestroyInput, options: DestroyPlanOptions = {}): Promise<ClusterOutcome<DestroyPlan>> {
   const refusal = deletionRefusal(input.deleteResources);
   if (refusal) return { type: 'refused', ref: inventoryRef(input.inventory), message: refusal };
   options.progress?.report(`reading inventory ${input.inventory.namespace}/${input.inventory.name}`);
@@ -72,7 +83,7 @@ export async function planDestroy(session: ClusterSession, input: DestroyInput, 
   const pruned = await planPrune(
     session,
     inventory.objects,
-    { inventoryId: inventory.id, inventory: input.inventory, agentNamespace: input.inventory.namespace, dryRunFirst: true, verb: 'deleted' },
+    { inventoryId: inventory.id, inventory: input.inventory, agentNamespace: input.inventory.namespace, dryRunFirst: options.preview ?? true, verb: 'deleted' },
     options,
   );
   if (isFailure(pruned)) return pruned;

@@ -16,8 +16,9 @@
  * meaning "objects are still present" (seed 001's test for Terminating).
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
-import { readInventory, writeInventory, type InventoryRef } from '../inventory/index';
-import { INVENTORY_ID_LABEL } from '../inventory/configMap';
+import { readInventory, writeInventory, type InventoryRef, type ParsedInventory } from '../inventory/index';
+import { INVENTORY_ID_LABEL, uniqueRefs } from '../inventory/configMap';
+import { sameRefs } from '../apply/plan';
 import { mayApply } from '../guards';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { readLiveObjects } from '../kube/liveObjects';
@@ -44,6 +45,13 @@ export interface InventoryApplyOptions {
   readonly fieldManager: string;
   readonly dryRun?: boolean;
   readonly signal?: AbortSignal;
+  /** The inventory as the caller has just read it (undefined: read it here). */
+  readonly stored?: ParsedInventory;
+}
+
+function sameEntries(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
 }
 
 function cancelled(ref?: ObjectRef): ClusterFailure {
@@ -76,12 +84,23 @@ export async function applyInventoryGroup(session: ClusterSession, group: Invent
   const id = group.inventory.metadata.labels?.[INVENTORY_ID_LABEL] ?? inventoryRef.name;
   const { [INVENTORY_ID_LABEL]: _id, ...labels } = group.inventory.metadata.labels ?? {};
   const extra = { labels, annotations: group.inventory.metadata.annotations ?? {} };
-  const record = (objects: readonly InventoryRef[]) =>
-    options.dryRun ? Promise.resolve(ok(undefined)) : writeInventory(writer, { ...where, id, objects }, extra);
 
-  const live = await readInventory(session, where);
+  const live = options.stored ? ok(options.stored) : await readInventory(session, where);
   if (isFailure(live)) return live;
   const previous = live.value?.objects ?? [];
+  // What the stored ConfigMap lists, when it is exactly what a write would make of it (same id,
+  // labels and annotations, no unreadable keys): writing that list again would change nothing.
+  const stored = live.value;
+  let recorded: readonly InventoryRef[] | undefined =
+    stored && stored.id === id && stored.invalidKeys.length === 0 && sameEntries(stored.labels, extra.labels) && sameEntries(stored.annotations, extra.annotations) ? stored.objects : undefined;
+  const record = async (entries: readonly InventoryRef[]): Promise<ClusterOutcome<void>> => {
+    const objects = uniqueRefs(entries);
+    if (options.dryRun || (recorded && sameRefs(recorded, objects))) return ok(undefined);
+    const written = await writeInventory(writer, { ...where, id, objects }, extra);
+    if (isFailure(written)) return written;
+    recorded = objects;
+    return ok(undefined);
+  };
   const desired = group.objects.map(manifestRef);
   const desiredKeys = new Set(desired.map(refKey));
   const takeover = await takeoverRefusal(session, desired, id);

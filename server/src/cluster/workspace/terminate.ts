@@ -169,7 +169,7 @@ export async function terminateWorkspace(
         continue;
       }
       const group: InventoryGroup = { inventory: payload, objects: [] };
-      const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, signal: options.signal });
+      const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, signal: options.signal, stored: live });
       if (isFailure(result)) return result;
       deleted.push(...result.value.pruned.map((o) => `${o.kind} ${o.namespace}/${o.name}`));
       waitFor.push(...(await watchableRefs(session, [{ ...live, objects: result.value.terminating }])));
