@@ -1,6 +1,7 @@
-import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
+import { COLLECTION_KEY_MESSAGE, composeYaml, dataTooDeepAt, type ComposedYaml, inspectMaps, tooDeepDiagnostic } from './boundedYaml';
 
 /** YAML's printable set excludes C0 controls other than tab and line breaks, DEL, and U+FFFE/U+FFFF (go-yaml rejects them). */
 // eslint-disable-next-line no-control-regex
@@ -24,29 +25,40 @@ export interface ParsedYaml {
 }
 
 /**
+ * How GitLab's agent reads YAML: version 1.1. Duplicate keys are found by inspectMaps, in linear
+ * time (the library's own check compares each key with every earlier one).
+ */
+export const GITLAB_YAML = { version: '1.1', uniqueKeys: false, prettyErrors: false } as const;
+
+/**
  * Parses YAML the way GitLab's agent configuration pipeline does (spec §1.1): YAML 1.1 scalars
  * (`yes`/`no`/`on`/`off` are booleans), merge keys, first document only.
  */
 export function parseYaml(text: string): ParsedYaml {
+  return parseComposedYaml(text, composeYaml(text, GITLAB_YAML));
+}
+
+/**
+ * {@link parseYaml} of a text already composed with {@link GITLAB_YAML} options (for a caller that
+ * looked at the raw tree first): the documents are converted in place, so they are this call's.
+ */
+export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedYaml {
   const index = new TextIndex(text);
   const diagnostics: EngineDiagnostic[] = [];
-  const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
-  // parseAllDocuments returns an EmptyStream (an array with .empty) for a text without documents.
-  const list = Array.isArray(docs) ? docs : [];
+  const control = controlCharacterDiagnostic(text, index);
+  if (!composed.ok) {
+    diagnostics.push(tooDeepDiagnostic(index, composed.tooDeepAt), ...(control ? [control] : []));
+    return { text, index, doc: null, value: null, diagnostics, hasSyntaxErrors: true };
+  }
+  const list = composed.docs;
   const doc = list[0] ?? null;
   let hasSyntaxErrors = false;
 
   for (const [i, d] of list.entries()) {
     for (const error of d.errors) {
-      const duplicate = error.code === 'DUPLICATE_KEY';
-      if (!duplicate) hasSyntaxErrors = true;
-      const [start, end] = duplicate ? [error.pos[0], keyEnd(text, error.pos[0])] : errorSpan(text, index, error.message, error.pos);
-      diagnostics.push({
-        range: index.range(start, end),
-        severity: 'error',
-        code: duplicate ? 'yaml.duplicateKey' : 'yaml.syntax',
-        message: duplicate ? duplicateKeyMessage(text.slice(error.pos[0], end)) : firstLine(error.message),
-      });
+      hasSyntaxErrors = true;
+      const [start, end] = errorSpan(text, index, error.message, error.pos);
+      diagnostics.push({ range: index.range(start, end), severity: 'error', code: 'yaml.syntax', message: firstLine(error.message) });
     }
     for (const warning of d.warnings) {
       diagnostics.push({
@@ -54,6 +66,21 @@ export function parseYaml(text: string): ParsedYaml {
         severity: 'warning',
         code: 'yaml.warning',
         message: firstLine(warning.message),
+      });
+    }
+    // Only the first document is converted to data (and read by GitLab).
+    const maps = inspectMaps(d, text, { replaceCollectionKeys: i === 0 });
+    for (const start of maps.duplicateKeys) {
+      const end = keyEnd(text, start);
+      diagnostics.push({ range: index.range(start, end), severity: 'error', code: 'yaml.duplicateKey', message: duplicateKeyMessage(text.slice(start, end)) });
+    }
+    for (const [start, end] of maps.collectionKeys) {
+      hasSyntaxErrors = true;
+      diagnostics.push({
+        range: index.range(start, Math.max(end, start + 1)),
+        severity: 'error',
+        code: 'yaml.collectionKey',
+        message: COLLECTION_KEY_MESSAGE,
       });
     }
     if (i === 1 && d.contents !== null) {
@@ -67,20 +94,19 @@ export function parseYaml(text: string): ParsedYaml {
     }
   }
 
-  const control = CONTROL_CHARACTER.exec(text);
   if (control) {
     hasSyntaxErrors = true;
-    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    diagnostics.push({
-      range: index.range(control.index, control.index + 1),
-      severity: 'error',
-      code: 'yaml.controlCharacter',
-      message: `Control character U+${code}: YAML does not allow control characters, so GitLab cannot read this file (is it binary?).`,
-    });
+    diagnostics.push(control);
   }
 
   let value: unknown = null;
   if (doc) {
+    const tooDeepAt = dataTooDeepAt(doc);
+    if (tooDeepAt !== null) {
+      // Aliases make the data deeper than the text: converting it would recurse that deep.
+      diagnostics.push(tooDeepDiagnostic(index, tooDeepAt));
+      return { text, index, doc, value: null, diagnostics, hasSyntaxErrors: true };
+    }
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
     } catch (err) {
@@ -94,6 +120,19 @@ export function parseYaml(text: string): ParsedYaml {
     }
   }
   return { text, index, doc, value, diagnostics, hasSyntaxErrors };
+}
+
+/** The first control character YAML forbids, as an error; null when there is none. */
+function controlCharacterDiagnostic(text: string, index: TextIndex): EngineDiagnostic | null {
+  const control = CONTROL_CHARACTER.exec(text);
+  if (!control) return null;
+  const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return {
+    range: index.range(control.index, control.index + 1),
+    severity: 'error',
+    code: 'yaml.controlCharacter',
+    message: `Control character U+${code}: YAML does not allow control characters, so GitLab cannot read this file (is it binary?).`,
+  };
 }
 
 function firstLine(message: string): string {
@@ -132,10 +171,28 @@ export interface PathTarget {
   readonly pair: Pair<Node, Node | null> | null;
 }
 
-/** The pair of `map` whose key reads `key` (as {@link keyText} reads it); null when `map` is not a map or has none. */
+/** Mappings with more keys than this get an index of their keys, built on the first lookup. */
+const INDEXED_MAP_SIZE = 16;
+
+/** Per large mapping: its keys' pairs (the first of duplicates), for the items array they were read from. */
+const keyIndexes = new WeakMap<object, { items: unknown[]; length: number; pairs: Map<string, Pair<Node, Node | null>> }>();
+
+/**
+ * The pair of `map` whose key reads `key` (as {@link keyText} reads it); null when `map` is not a map
+ * or has none. Each schema problem of a mapping looks up its key: in a mapping of thousands of keys,
+ * a scan per lookup made reporting them quadratic, so large mappings are indexed (the index is
+ * rebuilt when the items array is replaced or changes length).
+ */
 export function pairOfKey(map: unknown, key: string): Pair<Node, Node | null> | null {
   if (!isMap(map)) return null;
-  return (map.items.find((p) => isPair(p) && keyText(p.key) === key) as Pair<Node, Node | null> | undefined) ?? null;
+  if (map.items.length <= INDEXED_MAP_SIZE) return (map.items.find((p) => isPair(p) && keyText(p.key) === key) as Pair<Node, Node | null> | undefined) ?? null;
+  let index = keyIndexes.get(map);
+  if (!index || index.items !== map.items || index.length !== map.items.length) {
+    const pairs = new Map<string, Pair<Node, Node | null>>();
+    for (const p of map.items) if (isPair(p) && !pairs.has(keyText(p.key))) pairs.set(keyText(p.key), p as Pair<Node, Node | null>);
+    keyIndexes.set(map, (index = { items: map.items, length: map.items.length, pairs }));
+  }
+  return index.pairs.get(key) ?? null;
 }
 
 /** The value node under `key` in `map`; null when there is none. */

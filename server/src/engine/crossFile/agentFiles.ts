@@ -3,12 +3,13 @@
  * the template is rendered for every active scenario and every authorization that turns on
  * resource management, and each file gets the problems that only the pair reveals.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { composeYaml } from '../config/boundedYaml';
 import { readCiAccess, type AccessEntry, type CiAccessModel } from '../access/model';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import type { EngineDiagnostic, Range } from '../diagnostics';
-import { renderGoTemplate, sourceSpanAt, type OutputSegment } from '../template/render/index';
+import { RenderBudget, renderGoTemplate, sourceSpanAt, type OutputSegment } from '../template/render/index';
 import { renderEnvironmentTemplate } from '../template/renderTemplate';
 import { buildTemplateData } from '../template/templateVariables';
 import { TextIndex } from '../text/textIndex';
@@ -117,17 +118,23 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
   }
   const findings = new Findings();
   const checkedOutputs = new Map<string, NamespaceProblem[] | 'unreadable'>();
-  for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
+  // One budget for every rendering of this check: a runaway template stops the check, once.
+  const budget = new RenderBudget();
+  renderings: for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
     for (const job of files.scenarios) {
       if (!job.environmentName) continue; // GitLab renders templates only for jobs with an environment (spec §2.2)
       const scenario = scenarioForEntry(job, entry, files.defaultBranch);
       const data = buildTemplateData(scenario, { agentId: PLACEHOLDER_AGENT_ID, agentName: files.agentName, projectId: PLACEHOLDER_PROJECT_ID });
       if (!data.ok) continue;
       const label = `"${job.name}" (project ${scenario.projectPath})`;
-      const rendered = renderGoTemplate(text, data.data);
+      const rendered = renderGoTemplate(text, data.data, { budget });
       if (!rendered.ok) {
         // Syntax errors are the single-file check's; execution errors depend on the data.
         if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
+        if (rendered.error.kind === 'limit') {
+          findings.add(rendered.error.range, 'warning', 'crossFile.renderStopped', `Not checked for every scenario: ${rendered.error.cause}`, label);
+          break renderings;
+        }
         continue;
       }
       // Most templates render the same text for many projects: parse each distinct output once.
@@ -136,7 +143,7 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
       if (problems === 'unreadable') {
         // The rendered text is not YAML (a value that renders with `: ` or a quote, say): GitLab's
         // flow says where, mapped back to the template (renderTemplate.ts).
-        const outcome = renderEnvironmentTemplate(text, data.data);
+        const outcome = renderEnvironmentTemplate(text, data.data, { budget });
         if (!outcome.ok) for (const e of outcome.errors) findings.add(e.range, 'error', 'crossFile.renderFailed', e.message, label);
         continue;
       }
@@ -164,8 +171,9 @@ interface NamespaceProblem {
 
 /** Namespace names and `metadata.namespace` values of the rendered objects that are not DNS-1123 labels. */
 function namespaceProblems(rendered: string, segments: readonly OutputSegment[], index: TextIndex): NamespaceProblem[] | 'unreadable' {
-  const docs = parseAllDocuments(rendered, { version: '1.1', logLevel: 'error', prettyErrors: false, uniqueKeys: false });
-  const doc = Array.isArray(docs) ? docs[0] : undefined;
+  const composed = composeYaml(rendered, { version: '1.1', prettyErrors: false, uniqueKeys: false });
+  if (!composed.ok) return 'unreadable';
+  const doc = composed.docs[0];
   if (!doc) return [];
   if (doc.errors.length) return 'unreadable';
   const objects = doc.get('objects', true);

@@ -11,10 +11,11 @@
  * Every error is an {@link EngineDiagnostic} whose range is in the template text; problems found in the
  * rendered YAML are mapped back to the template text that produced them.
  */
-import { isMap, isSeq, parseAllDocuments, type Document } from 'yaml';
+import { isMap, isSeq, type Document } from 'yaml';
+import { boundedData, composeYaml, TOO_DEEP_MESSAGE, tooDeepDiagnostic } from '../config/boundedYaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
-import { renderGoTemplate, sourceSpanAt, type OutputSegment, type TemplateError } from './render/index';
+import { renderGoTemplate, sourceSpanAt, type OutputSegment, type RenderBudget, type TemplateError } from './render/index';
 
 /** A rendered template, ready to apply. */
 export interface RenderedEnvironmentTemplate {
@@ -38,15 +39,18 @@ export type RenderTemplateResult = RenderedEnvironmentTemplate | { readonly ok: 
 export interface RenderTemplateOptions {
   /** Template name used in Go's messages; GitLab's only template is `default`. */
   readonly name?: string;
+  /** What rendering may spend (limits.ts); shared when one check renders many times. */
+  readonly budget?: RenderBudget;
 }
 
 const YAML_OPTIONS = { version: '1.1', prettyErrors: false, logLevel: 'error', uniqueKeys: false } as const;
 /** Refuse "billion laughs" aliases in rendered output. */
 const MAX_ALIAS_COUNT = 1000;
 
-function firstDocument(text: string): Document.Parsed | null {
-  const docs = parseAllDocuments(text, YAML_OPTIONS);
-  return Array.isArray(docs) ? (docs[0] ?? null) : null;
+/** The first document, or where the text nests past the bound (composing it would recurse that deep). */
+function firstDocument(text: string): Document.Parsed | null | { tooDeepAt: number } {
+  const composed = composeYaml(text, YAML_OPTIONS);
+  return composed.ok ? (composed.docs[0] ?? null) : { tooDeepAt: composed.tooDeepAt };
 }
 
 function error(range: Range, code: string, message: string, data?: Record<string, unknown>): EngineDiagnostic {
@@ -104,7 +108,8 @@ function rawYamlErrors(text: string, doc: Document.Parsed): EngineDiagnostic[] {
 
 function templateErrorDiagnostic(e: TemplateError): EngineDiagnostic {
   const data = e.kind === 'execution' ? { cause: e.cause, context: e.context } : { cause: e.cause };
-  return error(e.range, e.kind === 'syntax' ? 'template.syntax' : 'template.execution', e.message, data);
+  const code = e.kind === 'syntax' ? 'template.syntax' : e.kind === 'limit' ? 'template.limit' : 'template.execution';
+  return error(e.range, code, e.kind === 'limit' ? `Go template ${e.cause}.` : e.message, data);
 }
 
 /** Maps a span of the rendered text back to the template text that produced it. */
@@ -120,6 +125,10 @@ function nodeSpan(node: unknown): [number, number] {
   return range ? [range[0], range[1]] : [0, 0];
 }
 
+function renderedYamlError(range: Range, message: string, rendered: string, offset: number): EngineDiagnostic {
+  return error(range, 'template.renderedYaml', `After rendering: ${message} (rendered line: ${renderedLine(rendered, offset)})`);
+}
+
 function renderedLine(rendered: string, offset: number): string {
   const start = rendered.lastIndexOf('\n', offset - 1) + 1;
   const end = rendered.indexOf('\n', offset);
@@ -133,14 +142,16 @@ function renderedLine(rendered: string, offset: number): string {
  */
 export function renderEnvironmentTemplate(templateText: string, data: unknown, options: RenderTemplateOptions = {}): RenderTemplateResult {
   const raw = firstDocument(templateText);
+  if (raw && 'tooDeepAt' in raw) return { ok: false, errors: [tooDeepDiagnostic(new TextIndex(templateText), raw.tooDeepAt)] };
   if (raw && raw.errors.length > 0) return { ok: false, errors: rawYamlErrors(templateText, raw) };
 
-  const rendered = renderGoTemplate(templateText, data, { name: options.name });
+  const rendered = renderGoTemplate(templateText, data, { name: options.name, ...(options.budget ? { budget: options.budget } : {}) });
   if (!rendered.ok) return { ok: false, errors: [templateErrorDiagnostic(rendered.error)] };
 
   const index = new TextIndex(templateText);
   const doc = firstDocument(rendered.text);
   const at = (offset: number, end?: number): Range => templateRange(index, rendered.segments, offset, end);
+  if (doc && 'tooDeepAt' in doc) return { ok: false, errors: [renderedYamlError(at(doc.tooDeepAt), TOO_DEEP_MESSAGE, rendered.text, doc.tooDeepAt)] };
   if (doc && doc.errors.length > 0) {
     return {
       ok: false,
@@ -163,7 +174,9 @@ export function renderEnvironmentTemplate(templateText: string, data: unknown, o
   }
   if (errors.length > 0) return { ok: false, errors };
 
-  const js = (doc?.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {}) as Record<string, unknown>;
+  const converted = doc ? boundedData(doc, rendered.text, MAX_ALIAS_COUNT) : ({ ok: true, value: null } as const);
+  if (!converted.ok) return { ok: false, errors: [renderedYamlError(at(converted.at), converted.message, rendered.text, converted.at)] };
+  const js = (converted.value ?? {}) as Record<string, unknown>;
   const objects = Array.isArray(js.objects) ? js.objects : [];
   const applyResources = typeof js.apply_resources === 'string' ? js.apply_resources : undefined;
   const rawDelete = raw?.get('delete_resources');

@@ -48,16 +48,12 @@ export function templateReferenceDiagnostics(text: string, templateName: string)
     // Every function name is accepted here so that all unknown ones are reported, not only Go's first.
     trees = parseTemplate(text, templateName, () => true).trees;
   } catch (e) {
-    const failure = e instanceof RangeError ? new TemplateFailure('syntax', 'template nested too deeply', 'template nested too deeply', 0, Math.min(2, text.length)) : e;
+    const failure = e instanceof RangeError ? new TemplateFailure('limit', e.message, `this tool cannot check this template (${e.message})`, 0, Math.min(2, text.length)) : e;
     if (!(failure instanceof TemplateFailure)) throw e;
-    return [
-      {
-        range: index.range(failure.start, Math.max(failure.end, failure.start + 1)),
-        severity: 'error',
-        code: 'template.syntax',
-        message: `Go template syntax error: ${failure.cause} (GitLab would fail the job: ${failure.message}).`,
-      },
-    ];
+    const range = index.range(failure.start, Math.max(failure.end, failure.start + 1));
+    // A bound of this tool (limits.ts) is not a syntax error: GitLab may accept the template.
+    if (failure.kind === 'limit') return [{ range, severity: 'error', code: 'template.limit', message: `Go template ${failure.cause}.` }];
+    return [{ range, severity: 'error', code: 'template.syntax', message: `Go template syntax error: ${failure.cause} (GitLab would fail the job: ${failure.message}).` }];
   }
   const checker = new ReferenceChecker(index);
   for (const [name, tree] of trees) {

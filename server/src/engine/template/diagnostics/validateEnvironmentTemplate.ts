@@ -4,9 +4,9 @@
  * that calls only existing functions and reads only GitLab's variables; and only `default.yaml` is used.
  * Checks that need the agent configuration or scenarios live in engine/crossFile.
  */
-import { parseDocument } from 'yaml';
+import { composeYaml, tooDeepDiagnostic } from '../../config/boundedYaml';
 import { schemaDiagnostics } from '../../config/schemaDiagnostics';
-import { parseYaml } from '../../config/yamlDocument';
+import { GITLAB_YAML, parseComposedYaml } from '../../config/yamlDocument';
 import type { EngineDiagnostic } from '../../diagnostics';
 import { TextIndex } from '../../text/textIndex';
 import { environmentTemplateValidator } from './templateSchema';
@@ -36,25 +36,35 @@ export function validateEnvironmentTemplate(text: string, options: TemplateFileO
     });
   }
 
-  // Unquoted `{{` values first, on a quiet parse: converting such a document to data makes the yaml
-  // library warn about mapping keys on the process's stderr.
-  const raw = parseDocument(text, { version: '1.1', logLevel: 'error', prettyErrors: false, uniqueKeys: false });
-  const unquoted = unquotedActionDiagnostics(raw, text, index);
+  // Unquoted `{{` values first, on the YAML tree alone (they are keys with collection values, which
+  // converting to data would stringify). Nothing recursive runs on a text nested past the bound.
+  const composed = composeYaml(text, GITLAB_YAML);
+  if (!composed.ok) {
+    out.push(tooDeepDiagnostic(index, composed.tooDeepAt), ...templateReferenceDiagnostics(text, name));
+    return sortByPosition(out);
+  }
+  const raw = composed.docs[0];
+  const unquoted = raw ? unquotedActionDiagnostics(raw, text, index) : [];
   if (unquoted.length > 0) {
     // A YAML error caused by an unquoted `{{` is explained once, by the unquoted-action diagnostic.
     const explainedLines = new Set(unquoted.flatMap((d) => [d.range.start.line, d.range.start.line + 1]));
     out.push(...unquoted);
-    for (const error of raw.errors) {
+    for (const error of raw?.errors ?? []) {
       const range = index.range(error.pos[0], Math.max(error.pos[1], error.pos[0] + 1));
       if (!explainedLines.has(range.start.line)) out.push({ range, severity: 'error', code: 'yaml.syntax', message: error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') });
     }
   } else {
-    const parsed = parseYaml(text);
+    // No unquoted action: the same tree is read as data (one parse of the file, not two).
+    const parsed = parseComposedYaml(text, composed);
     out.push(...parsed.diagnostics.map((d) => (d.code === 'yaml.extraDocument' ? { ...d, message: 'GitLab reads only the first YAML document of the template; this document and the ones after it are ignored.' } : d)));
     if (!parsed.hasSyntaxErrors) out.push(...schemaDiagnostics(parsed, 'gitlab', environmentTemplateValidator()).map(templateSchemaWording));
   }
   out.push(...templateReferenceDiagnostics(text, name));
-  return out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return sortByPosition(out);
+}
+
+function sortByPosition(diagnostics: EngineDiagnostic[]): EngineDiagnostic[] {
+  return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
 /** Unknown keys of a template: GitLab's handling is unknown ([U]), so a warning rather than an error. */
@@ -65,9 +75,9 @@ function templateSchemaWording(d: EngineDiagnostic): EngineDiagnostic {
 
 /**
  * Whether rendering the template says anything more: not when the raw YAML is broken or the Go
- * template does not parse (GitLab stops there, and those are reported already). Unknown variables
- * do not stop it: GitLab renders them as "<no value>".
+ * template does not parse (GitLab stops there, and those are reported already), nor when this tool
+ * stopped at one of its bounds. Unknown variables do not stop it: GitLab renders them as "<no value>".
  */
 export function isRenderable(own: readonly EngineDiagnostic[]): boolean {
-  return !own.some((d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code === 'template.unquotedAction' || d.code === 'template.syntax'));
+  return !own.some((d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code === 'template.unquotedAction' || d.code === 'template.syntax' || d.code === 'template.limit'));
 }

@@ -2,8 +2,11 @@
  * Template errors as Go's `text/template` words them, plus where they are in the template text.
  */
 
-/** Why rendering stopped: the template does not parse (`syntax`) or failed while executing (`execution`). */
-export type TemplateErrorKind = 'syntax' | 'execution';
+/**
+ * Why rendering stopped: the template does not parse (`syntax`), failed while executing
+ * (`execution`), or went past a bound of this tool (`limit`, see limits.ts: not a GitLab failure).
+ */
+export type TemplateErrorKind = 'syntax' | 'execution' | 'limit';
 
 /** A failure thrown inside the parser or evaluator; converted to a {@link TemplateError} at the API edge. */
 export class TemplateFailure extends Error {

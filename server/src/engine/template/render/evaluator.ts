@@ -12,6 +12,7 @@ import { nodeString, type AnyNode, type ArgNode, type BranchNode, type ChainNode
 import { FunctionError, type ParamType, type TemplateFunction } from './callable';
 import { TemplateFailure, goByteColumn, goLine } from './errors';
 import { formatV, printActionValue } from './format';
+import { LIMIT_MESSAGES, MAX_RENDER_DEPTH, RenderBudget, RenderLimitExceeded } from './limits';
 import { OutputBuilder } from './output';
 import { GoFloat, goTypeName, isGoList, isGoMap, isTrue, sortedKeys, type GoValue } from './values';
 
@@ -26,12 +27,6 @@ const MISSING = Symbol('missing');
 type Final = Val | typeof MISSING;
 
 const INVALID: Val = { v: undefined, iface: false };
-
-/**
- * Go allows 100000 nested template calls; JavaScript's stack does not, so nesting stops earlier with Go's
- * message.
- */
-const MAX_EXEC_DEPTH = 1000;
 
 class BreakSignal {}
 class ContinueSignal {}
@@ -57,6 +52,8 @@ export interface ExecuteOptions {
   readonly name: string;
   readonly trees: ReadonlyMap<string, ListNode>;
   readonly functions: ReadonlyMap<string, TemplateFunction>;
+  /** What this rendering may spend (shared by the renderings of one check); a fresh budget by default. */
+  readonly budget?: RenderBudget;
 }
 
 interface Variable {
@@ -67,7 +64,9 @@ interface Variable {
 class State {
   private node: AnyNode | null = null;
   private vars: Variable[];
+  /** Template calls and blocks entered, nested: each is a level of recursion here (limits.ts). */
   private depth = 0;
+  private readonly budget: RenderBudget;
 
   constructor(
     private readonly opts: ExecuteOptions,
@@ -76,6 +75,7 @@ class State {
     dot: Val,
   ) {
     this.vars = [{ name: '$', value: dot }];
+    this.budget = opts.budget ?? new RenderBudget();
   }
 
   // Errors.
@@ -94,6 +94,29 @@ class State {
     const context = nodeString(node);
     const message = `template: ${location}: executing ${JSON.stringify(this.templateName)} at <${context}>: ${cause}`;
     throw new TemplateFailure('execution', message, cause, node.start, node.end, context);
+  }
+
+  /** Stops at a bound of this tool (limits.ts), at the node being evaluated: not a Go failure. */
+  private limitf(cause: string): never {
+    const node = this.node;
+    throw new TemplateFailure('limit', `template: ${this.opts.name}: ${cause}`, cause, node?.start ?? 0, node?.end ?? 0, node ? nodeString(node) : undefined);
+  }
+
+  /** Charges `text` to the budget (output written, strings computed) before it is kept. */
+  private produced<T>(text: T): T {
+    if (typeof text === 'string' && !this.budget.produce(text.length)) this.limitf(LIMIT_MESSAGES.chars);
+    return text;
+  }
+
+  /** Runs `body` one level deeper (a block's list, a called template). */
+  private nested(body: () => void): void {
+    if (this.depth >= MAX_RENDER_DEPTH) this.limitf(LIMIT_MESSAGES.depth);
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+    }
   }
 
   // Variables.
@@ -133,13 +156,14 @@ class State {
 
   walk(dot: Val, node: TemplateNode | ListNode): void {
     this.at(node);
+    if (!this.budget.step()) this.limitf(LIMIT_MESSAGES.steps);
     switch (node.type) {
       case 'action': {
         // Variables declared by an action persist until the enclosing {{end}}.
         const value = this.evalPipeline(dot, node.pipe);
         if (node.pipe.decl.length === 0) {
           this.at(node);
-          this.out.writeComputed(printActionValue(value.v), node.start, node.end);
+          this.out.writeComputed(this.produced(printActionValue(value.v)), node.start, node.end);
         }
         return;
       }
@@ -158,7 +182,7 @@ class State {
       case 'templateCall':
         return this.walkTemplate(dot, node);
       case 'text':
-        this.out.writeLiteral(node.text, node.start);
+        this.out.writeLiteral(this.produced(node.text), node.start);
         return;
     }
   }
@@ -167,8 +191,9 @@ class State {
     const mark = this.mark();
     try {
       const value = this.evalPipeline(dot, node.pipe);
-      if (isTrue(value.v)) this.walk(node.type === 'with' ? value : dot, node.list);
-      else if (node.elseList) this.walk(dot, node.elseList);
+      const elseList = node.elseList;
+      if (isTrue(value.v)) this.nested(() => this.walk(node.type === 'with' ? value : dot, node.list));
+      else if (elseList) this.nested(() => this.walk(dot, elseList));
     } finally {
       this.pop(mark);
     }
@@ -191,7 +216,7 @@ class State {
           else this.setTopVar(2, index);
         }
         try {
-          this.walk(elem, r.list);
+          this.nested(() => this.walk(elem, r.list));
         } catch (e) {
           if (e instanceof BreakSignal) return false;
           if (!(e instanceof ContinueSignal)) throw e;
@@ -220,7 +245,8 @@ class State {
       } else if (value !== undefined && value !== null) {
         this.errorf(`range can't iterate over ${formatV(value)}`);
       }
-      if (!ran && r.elseList) this.walk(dot, r.elseList);
+      const elseList = r.elseList;
+      if (!ran && elseList) this.nested(() => this.walk(dot, elseList));
     } finally {
       this.pop(outer);
     }
@@ -230,17 +256,14 @@ class State {
     this.at(node);
     const tree = this.opts.trees.get(node.name);
     if (!tree) this.errorf(`template ${JSON.stringify(node.name)} not defined`);
-    if (this.depth >= MAX_EXEC_DEPTH) this.errorf(`exceeded maximum template depth (${MAX_EXEC_DEPTH})`);
     const newDot = node.pipe ? this.evalPipeline(dot, node.pipe) : INVALID;
     // No dynamic scoping: the called template sees only `$`.
     const saved = { vars: this.vars, name: this.templateName };
     this.vars = [{ name: '$', value: newDot }];
     this.templateName = node.name;
-    this.depth++;
     try {
-      this.walk(newDot, tree);
+      this.nested(() => this.walk(newDot, tree));
     } finally {
-      this.depth--;
       this.vars = saved.vars;
       this.templateName = saved.name;
     }
@@ -383,8 +406,12 @@ class State {
       argv.push(this.validateType(final, type).v);
     }
     try {
-      return val(fn.call(argv), fn.returnsInterface === true);
+      return val(this.produced(fn.call(argv)), fn.returnsInterface === true);
     } catch (e) {
+      if (e instanceof RenderLimitExceeded) {
+        this.at(node);
+        this.limitf(LIMIT_MESSAGES.chars);
+      }
       if (!(e instanceof FunctionError)) throw e;
       this.at(node);
       this.errorf(`error calling ${name}: ${e.message}`);

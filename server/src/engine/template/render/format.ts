@@ -4,6 +4,7 @@
  * precision, and Go's inline error forms (`%!d(string=x)`, `%!s(MISSING)`, `%!(EXTRA …)`).
  */
 import { GoFloat, goTypeName, isGoList, isGoMap, sortedKeys, type GoValue } from './values';
+import { MAX_RENDER_CHARS, RenderLimitExceeded } from './limits';
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 const UTF8 = new TextEncoder();
@@ -141,6 +142,8 @@ function pad(s: string, spec: Spec, numeric: boolean): string {
   const length = Array.from(s).length;
   if (length >= width) return s;
   const fill = width - length;
+  // Go allows widths up to about ten million; one that large stops rendering here (limits.ts).
+  if (fill > MAX_RENDER_CHARS) throw new RenderLimitExceeded();
   if (spec.minus) return s + ' '.repeat(fill);
   if (spec.zero) {
     // Zero padding goes after the sign of a number.
@@ -195,6 +198,7 @@ function formatInt(n: number, spec: Spec): string {
     default:
       return badVerb(n, spec);
   }
+  if (spec.precision !== undefined && spec.precision > MAX_RENDER_CHARS) throw new RenderLimitExceeded();
   if (spec.precision !== undefined) s = s.padStart(spec.precision, '0');
   return pad(withSign(s, negative, spec), { ...spec, zero: spec.zero && spec.precision === undefined }, true);
 }

@@ -5,6 +5,7 @@
  */
 import { FunctionError, runtimeError, type TemplateFunction } from './callable';
 import { GO_BUILTINS } from './builtins';
+import { MAX_RENDER_CHARS, RenderLimitExceeded } from './limits';
 import { goTypeName, type GoValue } from './values';
 
 const UTF8_ENCODER = new TextEncoder();
@@ -37,9 +38,16 @@ export function substr(start: number, end: number, s: string): string {
   return sliceBytes(s, start, end);
 }
 
-/** Go's `strings.ReplaceAll`: an empty `old` matches before every character and at the end. */
+/**
+ * Go's `strings.ReplaceAll`: an empty `old` matches before every character and at the end. The result's
+ * length is known before it is built: one past the bound stops rendering (a few chained replaces of ""
+ * would otherwise build strings of billions of characters).
+ */
 function replaceAll(s: string, old: string, replacement: string): string {
-  if (old !== '') return s.split(old).join(replacement);
+  const parts = old !== '' ? s.split(old) : null;
+  const matches = parts ? parts.length - 1 : Array.from(s).length + 1;
+  if (s.length + matches * (replacement.length - old.length) > MAX_RENDER_CHARS) throw new RenderLimitExceeded();
+  if (parts) return parts.join(replacement);
   return s === '' ? replacement : replacement + Array.from(s).join(replacement) + replacement;
 }
 

@@ -8,6 +8,7 @@ import { TextIndex } from '../../text/textIndex';
 import type { TemplateFunction } from './callable';
 import { TemplateFailure } from './errors';
 import { execute } from './evaluator';
+import type { RenderBudget } from './limits';
 import { TEMPLATE_FUNCTIONS } from './functions';
 import { OutputBuilder, type OutputSegment } from './output';
 import { parseTemplate } from './parser';
@@ -26,6 +27,7 @@ export {
   TEMPLATE_FUNCTIONS,
   type GitLabFunctionDoc,
 } from './functions';
+export { MAX_RENDER_CHARS, MAX_RENDER_DEPTH, MAX_RENDER_STEPS, MAX_TEMPLATE_NESTING, RenderBudget } from './limits';
 export { sourceSpanAt, type OutputSegment } from './output';
 export { GoFloat, toGoValue, type GoMap, type GoValue } from './values';
 
@@ -55,8 +57,13 @@ export interface TemplateExecutionError extends TemplateErrorBase {
   readonly context: string;
 }
 
+/** This tool stopped at one of its bounds (limits.ts); GitLab may well render the template. */
+export interface TemplateLimitError extends TemplateErrorBase {
+  readonly kind: 'limit';
+}
+
 /** Why a template could not be rendered. */
-export type TemplateError = TemplateSyntaxError | TemplateExecutionError;
+export type TemplateError = TemplateSyntaxError | TemplateExecutionError | TemplateLimitError;
 
 /** Outcome of {@link renderGoTemplate}. */
 export type GoTemplateResult =
@@ -69,30 +76,36 @@ export interface GoTemplateOptions {
   readonly name?: string;
   /** Functions available to the template; default Go's builtins plus GitLab's. */
   readonly functions?: ReadonlyMap<string, TemplateFunction>;
+  /** What rendering may spend; pass one budget to several renderings to bound them together. */
+  readonly budget?: RenderBudget;
 }
 
 function toTemplateError(text: string, failure: TemplateFailure): TemplateError {
   const index = new TextIndex(text);
   const base = { message: failure.message, cause: failure.cause, range: index.range(failure.start, failure.end), start: failure.start, end: failure.end };
-  return failure.kind === 'syntax' ? { kind: 'syntax', ...base } : { kind: 'execution', ...base, context: failure.context ?? '' };
+  if (failure.kind === 'execution') return { kind: 'execution', ...base, context: failure.context ?? '' };
+  return { kind: failure.kind, ...base };
 }
 
-/** Deep nesting can exhaust JavaScript's stack before Go's own limits; report it as a template error. */
-function stackFailure(text: string, name: string): TemplateFailure {
-  const cause = 'template nested too deeply to evaluate';
-  return new TemplateFailure('syntax', `template: ${name}: ${cause}`, cause, 0, Math.min(text.length, 2));
+/**
+ * The bounds of limits.ts keep the parser and evaluator far from the end of the stack; should a
+ * RangeError (stack, string length) still escape, it is this tool's limit, not a Go failure.
+ */
+function rangeFailure(text: string, name: string, error: RangeError): TemplateFailure {
+  const cause = `this tool cannot check this template (${error.message})`;
+  return new TemplateFailure('limit', `template: ${name}: ${cause}`, cause, 0, Math.min(text.length, 2));
 }
 
-/** Parses a template only; returns the first syntax error, or null. */
-export function checkGoTemplateSyntax(text: string, options: GoTemplateOptions = {}): TemplateSyntaxError | null {
+/** Parses a template only; returns the first syntax error (or the bound it went past), or null. */
+export function checkGoTemplateSyntax(text: string, options: GoTemplateOptions = {}): TemplateSyntaxError | TemplateLimitError | null {
   const name = options.name ?? DEFAULT_TEMPLATE_NAME;
   const functions = options.functions ?? TEMPLATE_FUNCTIONS;
   try {
     parseTemplate(text, name, (f) => functions.has(f));
     return null;
   } catch (e) {
-    const failure = e instanceof RangeError ? stackFailure(text, name) : e;
-    if (failure instanceof TemplateFailure) return toTemplateError(text, failure) as TemplateSyntaxError;
+    const failure = e instanceof RangeError ? rangeFailure(text, name, e) : e;
+    if (failure instanceof TemplateFailure) return toTemplateError(text, failure) as TemplateSyntaxError | TemplateLimitError;
     throw e;
   }
 }
@@ -107,10 +120,10 @@ export function renderGoTemplate(text: string, data: unknown, options: GoTemplat
   try {
     const parsed = parseTemplate(text, name, (f) => functions.has(f));
     const out = new OutputBuilder();
-    execute({ text, name, trees: parsed.trees, functions }, toGoValue(data), out);
+    execute({ text, name, trees: parsed.trees, functions, ...(options.budget ? { budget: options.budget } : {}) }, toGoValue(data), out);
     return { ok: true, text: out.toString(), segments: out.segments };
   } catch (e) {
-    const failure = e instanceof RangeError ? stackFailure(text, name) : e;
+    const failure = e instanceof RangeError ? rangeFailure(text, name, e) : e;
     if (failure instanceof TemplateFailure) return { ok: false, error: toTemplateError(text, failure) };
     throw e;
   }

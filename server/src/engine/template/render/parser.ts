@@ -18,10 +18,9 @@ import type {
 import { nodeString } from './ast';
 import { TemplateFailure } from './errors';
 import { isKeyword, lex, type Item, type ItemType } from './lexer';
+import { LIMIT_MESSAGES, MAX_TEMPLATE_NESTING } from './limits';
 import { parseNumber, unquoteString } from './literals';
 
-/** Go's limit on nested parentheses. */
-const MAX_STACK_DEPTH = 10000;
 
 /** The parsed template and the ones it `{{define}}`s, by name. */
 export interface ParsedTemplates {
@@ -47,7 +46,11 @@ class Parser {
   private furthest = 0;
   private vars: string[] = ['$'];
   private rangeDepth = 0;
-  private stackDepth = 0;
+  /**
+   * Blocks and parentheses open around the current item: each level is a level of recursion here and
+   * in every walk of the tree, so it is bounded (limits.ts) well below Go's 10,000 parentheses.
+   */
+  private nesting = 0;
   private actionLine = 0;
   private actionStart = 0;
   /** The `{{` of each open if/with/range/define, innermost last: "unexpected EOF" points at it. */
@@ -101,6 +104,18 @@ class Parser {
     const item = this.items[Math.min(this.furthest, this.items.length - 1)];
     const message = `template: ${this.parseName}:${item.line}: ${cause}`;
     throw new TemplateFailure('syntax', message, cause, span.start, Math.max(span.end, span.start + 1));
+  }
+
+  /**
+   * One more level of nesting, at the item just read (a block's keyword, a `(`); stops at
+   * {@link MAX_TEMPLATE_NESTING}: a bound of this tool, not a Go syntax error.
+   */
+  private enter(): void {
+    if (this.nesting >= MAX_TEMPLATE_NESTING) {
+      const at = this.items[Math.max(0, Math.min(this.i, this.items.length) - 1)];
+      throw new TemplateFailure('limit', `template: ${this.parseName}: ${LIMIT_MESSAGES.nesting}`, LIMIT_MESSAGES.nesting, at.pos, Math.max(at.end, at.pos + 1));
+    }
+    this.nesting++;
   }
 
   private span(item: Item): { start: number; end: number } {
@@ -162,9 +177,11 @@ class Parser {
   private definedBody(delim: Item, name: string, context: string): { end: number } {
     const outerVars = this.vars;
     this.vars = ['$'];
+    this.enter();
     this.openBlocks.push(delim);
     const [list, end] = this.itemList();
     this.openBlocks.pop();
+    this.nesting--;
     this.vars = outerVars;
     if (end.type !== 'end') this.errorf(`unexpected ${nodeString(end)} in ${context}`, end);
     this.addTree(name, list, { start: delim.pos, end: end.end });
@@ -328,6 +345,8 @@ class Parser {
 
   private branchControl(context: 'if' | 'range' | 'with', delim: Item): BranchNode {
     const varCount = this.vars.length;
+    // An `{{else if}}` nests too: it is parsed as `{{else}}{{if}}…{{end}}{{end}}`.
+    this.enter();
     this.openBlocks.push(delim);
     try {
       const pipe = this.pipeline(context, 'rightDelim');
@@ -353,6 +372,7 @@ class Parser {
     } finally {
       this.vars.length = varCount;
       this.openBlocks.pop();
+      this.nesting--;
     }
   }
 
@@ -487,14 +507,13 @@ class Parser {
         }
       // falls through (errorf throws)
       case 'leftParen': {
-        if (this.stackDepth >= MAX_STACK_DEPTH) this.errorf('max expression depth exceeded', this.span(item));
-        this.stackDepth++;
+        this.enter();
         try {
           const pipe = this.pipeline('parenthesized pipeline', 'rightParen');
           // The pipe keeps Go's position (after the paren) but spans the parentheses.
           return { ...pipe, start: item.pos, end: this.items[this.i - 1].end };
         } finally {
-          this.stackDepth--;
+          this.nesting--;
         }
       }
       case 'string':
