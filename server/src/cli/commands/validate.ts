@@ -1,10 +1,11 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isCompatibilityTarget, type CompatibilityTarget } from '../../engine/config/compatibilityTarget';
-import { finalizeDiagnostics, partDiagnostics, validateAgentConfig, wholeFileDiagnostics } from '../../engine/config/validateAgentConfig';
+import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics } from '../../engine/config/validateAgentConfig';
 import { parseYaml } from '../../engine/config/yamlDocument';
 import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { classifyPath } from '../../engine/files';
+import { decodeUtf8, invalidUtf8Diagnostic } from '../../engine/text/utf8';
 import { agentFilesOnDisk } from '../../engine/crossFile/agentFilesOnDisk';
 import { isRenderable, validateEnvironmentTemplate } from '../../engine/template/diagnostics/validateEnvironmentTemplate';
 import type { CliCommand, CliIo } from '../io';
@@ -44,26 +45,37 @@ export const validateCommand: CliCommand = {
 };
 
 async function validateFile(file: string, target: CompatibilityTarget, io: CliIo): Promise<FileResult> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path.resolve(io.cwd, file), 'utf8');
+    bytes = await readFile(path.resolve(io.cwd, file));
   } catch (err) {
     return { file, diagnostics: [fileError(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)] };
   }
+  // Bytes that are not UTF-8 would pass as U+FFFD; GitLab rejects them, so they are reported.
+  const decoded = decodeUtf8(bytes);
+  const encoding = invalidUtf8Diagnostic(decoded, bytes);
+  const diagnostics = finalizeDiagnostics([...(encoding ? [encoding] : []), ...(await checkText(file, decoded.text, target, io))]);
+  // The encoding is the first thing to fix: never cut by the cap on the number of problems.
+  if (encoding && !diagnostics.includes(encoding)) diagnostics.unshift(encoding);
+  return { file, diagnostics };
+}
+
+/** Every problem of one file's text (not sorted or capped yet). */
+async function checkText(file: string, text: string, target: CompatibilityTarget, io: CliIo): Promise<EngineDiagnostic[]> {
   const absolute = path.resolve(io.cwd, file);
   const kind = classifyPath(absolute);
   // Templates and configs are also checked against their sibling file (engine/crossFile), with the preset scenarios.
   if (kind.kind === 'environmentTemplate') {
     const own = validateEnvironmentTemplate(text, { templateName: kind.templateName });
     const together = kind.templateName === 'default' && isRenderable(own) ? (await agentFilesOnDisk(absolute, kind.agentName)).templateDiagnostics(text) : [];
-    return { file, diagnostics: finalizeDiagnostics([...own, ...together]) };
+    return [...own, ...together];
   }
-  if (kind.kind !== 'agentConfig') return { file, diagnostics: validateAgentConfig(text, { target }) };
-  // One parse serves both the file's own checks and the cross-file ones; one sort and cap for all.
+  // One parse serves both the file's own checks and the cross-file ones.
   const parsed = parseYaml(text);
+  if (kind.kind !== 'agentConfig') return [...partDiagnostics(parsed, { target }), ...wholeFileDiagnostics(parsed, { target })];
   const options = { target, agentName: kind.agentName };
   const together = (await agentFilesOnDisk(absolute, kind.agentName)).configDiagnostics(parsed);
-  return { file, diagnostics: finalizeDiagnostics([...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options), ...together]) };
+  return [...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options), ...together];
 }
 
 /** Files are taken as given; directories are searched for agent configurations and templates. */
