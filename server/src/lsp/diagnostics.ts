@@ -16,12 +16,17 @@ const DEBOUNCE_MS = 75;
 
 /**
  * Validates agent configurations and environment templates as they change and publishes the
- * results. Each document is validated at most once per version; a stale run is dropped.
+ * results. Validation runs on the current version only: a run scheduled for an older version is
+ * dropped, at most one run per document is pending, and a burst of edits queued behind a long
+ * validation is validated once, after the last one (the server never falls behind the user).
  */
 export class DiagnosticsFeature {
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** When each document was last validated, for the debounce's leading edge. */
-  private readonly lastRun = new Map<string, number>();
+  /** When each document's last validation ended, for the debounce's leading edge. */
+  private readonly lastEnd = new Map<string, number>();
+  /** The latest run asked for each document: an earlier run still waiting for settings gives way to it. */
+  private readonly latestRun = new Map<string, number>();
+  private runs = 0;
   /** config.yaml and its environment template are checked together (engine/crossFile). */
   private readonly agentFiles: AgentFileLinks;
 
@@ -35,7 +40,6 @@ export class DiagnosticsFeature {
     // Compile the schema validators and warm the parser while the editor is still starting, so the
     // first file opened does not wait for them.
     setTimeout(() => validateAgentConfig(WARM_UP_CONFIG, { target: 'proposal' }), 0).unref();
-    documents.onDidOpen((e) => void this.validate(e.document));
     // A change (or closing a dirty document, which reverts to the file on disk) alters what the
     // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.
     documents.onDidChangeContent((e) => this.scheduleDependents(e.document.uri));
@@ -43,11 +47,13 @@ export class DiagnosticsFeature {
     connection.onDidChangeWatchedFiles((e) => {
       for (const change of e.changes) this.scheduleDependents(change.uri);
     });
+    // Opening a document fires this too: its first validation is a leading edge.
     documents.onDidChangeContent((e) => this.schedule(e.document));
     documents.onDidClose((e) => {
       clearTimeout(this.timers.get(e.document.uri));
       this.timers.delete(e.document.uri);
-      this.lastRun.delete(e.document.uri);
+      this.lastEnd.delete(e.document.uri);
+      this.latestRun.delete(e.document.uri);
       models.forget(e.document.uri);
       void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     });
@@ -68,34 +74,40 @@ export class DiagnosticsFeature {
   /**
    * Debounce with a leading edge: an edit after a quiet spell is validated at once (incremental
    * validation makes that cheap, and the user sees the result of one keystroke without waiting);
-   * edits arriving faster than DEBOUNCE_MS after it are validated once, after the last one.
+   * edits arriving faster than DEBOUNCE_MS after it are validated once, after the last one. The
+   * quiet spell counts from the end of the last validation, not its start: edits that queued up
+   * while a long validation ran are a burst, not each one a new leading edge (which validated every
+   * one of them in turn, each as long, and left the server minutes behind).
    */
   private schedule(document: TextDocument): void {
     const uri = document.uri;
     const pending = this.timers.has(uri);
     clearTimeout(this.timers.get(uri));
-    if (!pending && performance.now() - (this.lastRun.get(uri) ?? -Infinity) >= DEBOUNCE_MS) {
-      this.timers.delete(uri);
-      this.lastRun.set(uri, performance.now());
-      void this.validate(document);
+    this.timers.delete(uri);
+    if (!pending && performance.now() - (this.lastEnd.get(uri) ?? -Infinity) >= DEBOUNCE_MS) {
+      void this.validate(uri, document.version);
       return;
     }
+    // The version is read when the timer fires: the run is for whatever is current by then.
     this.timers.set(
       uri,
       setTimeout(() => {
         this.timers.delete(uri);
-        this.lastRun.set(uri, performance.now());
-        void this.validate(document);
+        const current = this.documents.get(uri);
+        if (current) void this.validate(uri, current.version);
       }, DEBOUNCE_MS),
     );
   }
 
-  private async validate(document: TextDocument): Promise<void> {
-    const file = classifyPath(new URL(document.uri).pathname);
+  private async validate(uri: string, version: number): Promise<void> {
+    const file = classifyPath(new URL(uri).pathname);
     if (file.kind === 'other') return;
+    const run = ++this.runs;
+    this.latestRun.set(uri, run);
     const settings = await this.settings.get();
-    const current = this.documents.get(document.uri);
-    if (!current || current.version !== document.version) return; // superseded while we waited
+    const document = this.documents.get(uri);
+    // Superseded while we waited: a newer version, or a later run of this one, does the work.
+    if (!document || document.version !== version || this.latestRun.get(uri) !== run) return;
     const started = performance.now();
     let diagnostics;
     try {
@@ -108,9 +120,10 @@ export class DiagnosticsFeature {
       this.connection.console.error(`validation failed for ${document.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       diagnostics = [internalError(err)];
     }
-    const elapsed = performance.now() - started;
-    if (elapsed > 200) this.connection.console.log(`validated ${document.uri} in ${elapsed.toFixed(0)} ms`);
-    await this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnostics.map(toLspDiagnostic) });
+    const ended = performance.now();
+    this.lastEnd.set(uri, ended);
+    if (ended - started > 200) this.connection.console.log(`validated ${document.uri} in ${(ended - started).toFixed(0)} ms`);
+    await this.connection.sendDiagnostics({ uri: document.uri, version, diagnostics: diagnostics.map(toLspDiagnostic) });
   }
 }
 
