@@ -3,7 +3,6 @@
 // once, instead of leaving it to run until its timeout.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ClusterSession } from '../../server/src/cluster/kube/session';
 import { waitForObject } from '../../server/src/cluster/kube/watch';
 import { testSession } from './environment-support';
@@ -16,7 +15,7 @@ test('an abort during the read before the watch ends the wait as cancelled', asy
   // The same session, except that its read aborts the operation just as the answer arrives.
   const objects = Object.create(session.objects, {
     read: {
-      value: async (header: KubernetesObject) => {
+      value: async (header: Parameters<ClusterSession['objects']['read']>[0]) => {
         const live = await session.objects.read(header);
         controller.abort();
         return live;
