@@ -41,8 +41,21 @@ async function listGroup(session: ClusterSession, refs: readonly ObjectRef[], co
   return refs.map((r) => [refKey(r), ok(byName.get(r.name))]);
 }
 
+/**
+ * Asks discovery once per apiVersion before the reads run concurrently: each read needs its kind's
+ * resource, and concurrent first reads of one apiVersion would each fetch it. A failure is left to
+ * the reads, which report it per object.
+ */
+async function warmDiscovery(session: ClusterSession, refs: readonly ObjectRef[]): Promise<void> {
+  const kindOf = new Map<string, string>();
+  for (const r of refs) if (!kindOf.has(apiVersionOf(r))) kindOf.set(apiVersionOf(r), r.kind);
+  await Promise.all([...kindOf].map(([apiVersion, kind]) => session.objects.resourceFor(apiVersion, kind).catch(() => undefined)));
+}
+
 /** Reads every ref's live object; each read succeeds or fails on its own. */
 export async function readLiveObjects(session: ClusterSession, refs: readonly ObjectRef[], concurrency = DEFAULT_CONCURRENCY): Promise<LiveObjects> {
+  if (refs.length === 0) return new Map();
+  await warmDiscovery(session, refs);
   const groups = new Map<string, ObjectRef[]>();
   for (const r of refs) {
     const key = `${apiVersionOf(r)}/${r.kind}/${r.namespace}`;
