@@ -12,7 +12,7 @@ import type { DestroyPlan } from '../cluster/destroy/plan';
 import { formatRef } from '../cluster/kube/objectRef';
 import type { StepLedger } from './interrupt';
 
-/** Steps of an apply: each object created or updated (then ready), each prune (then gone). */
+/** Steps of an apply: each object created, updated or found unchanged (then ready), each prune (then gone). */
 export function observeApply(ledger: StepLedger, plan: ApplyPlan): (message: string) => void {
   const tierOf = new Map<string, string>();
   if (plan.createsInventoryNamespace) ledger.expect('inventory namespace', `create namespace ${plan.environment.inventory.namespace} for the inventory`);
@@ -34,7 +34,7 @@ export function observeApply(ledger: StepLedger, plan: ApplyPlan): (message: str
     let m: RegExpExecArray | null;
     if ((m = /^creating namespace (\S+) for the inventory$/.exec(message))) {
       ledger.complete('inventory namespace', `created namespace ${m[1]} for the inventory`);
-    } else if ((m = /^(created|updated) (.+)$/.exec(message))) {
+    } else if ((m = /^(created|updated|unchanged) (.+)$/.exec(message))) {
       applying(tierOf.get(m[2]));
       ledger.complete(`apply ${m[2]}`, message);
     } else if ((m = /^waiting for (.+) to be ready$/.exec(message))) {
