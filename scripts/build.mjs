@@ -21,6 +21,8 @@ const common = {
   // @kubernetes/client-node is ESM and reads import.meta.url in a few places; keep it defined in CJS output.
   define: { 'import.meta.url': 'importMetaUrl' },
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow; its ES build bundles.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 /**

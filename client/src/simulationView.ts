@@ -72,7 +72,7 @@ function render(result: SimulateResult, file: string): string {
   <td>${escapeHtml(r.scenario)}</td><td>${escapeHtml(r.project)}</td><td>${r.authorized ? '✓ yes' : '✗ no'}</td>
   <td>${escapeHtml(r.via ?? '—')}</td><td>${r.rule ?? '—'}</td><td><code>${escapeHtml(r.namespace ?? '—')}</code></td>
   <td>${escapeHtml(r.identity ?? '—')}</td>
-  <td>${escapeHtml([...r.problems, ...(r.authorized ? [] : [r.explanation.at(-1) ?? ''])].filter(Boolean).join('; '))}</td></tr>`,
+  <td>${escapeHtml([...r.problems, ...(r.denial ? [r.denial] : [])].filter(Boolean).join('; '))}</td></tr>`,
     )
     .join('\n');
   return `<h2>Agent <code>${escapeHtml(result.agent)}</code> — kubeconfig context <code>${escapeHtml(result.context)}</code></h2>

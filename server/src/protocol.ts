@@ -80,6 +80,8 @@ export interface SimulationRow {
   readonly namespace: string | null;
   readonly identity: string | null;
   readonly problems: readonly string[];
+  /** Why the job gets no access; null when authorized. */
+  readonly denial: string | null;
   readonly explanation: readonly string[];
 }
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { validateAgentConfig } from '../../server/src/engine/config/validateAgentConfig';
 import { toLspDiagnostic } from '../../server/src/lsp/convert';
-import { readSettings } from '../../server/src/lsp/settings';
+import { readProjectSettings as readSettings } from '../../server/src/engine/project';
 import { simulationContext } from '../../server/src/lsp/simulationContext';
 import { generateVariedAgentConfig, seededRandom } from '../support/generateConfig';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';

@@ -13,14 +13,15 @@ describe('agentcfg simulate', () => {
     const { code, stdout } = agentcfg('simulate', CONFIG, '--project', 'acme/shop/payments', '--environment', 'production', '--protected', '--agent-project', 'acme/infra/agents', '--json');
     assert.equal(code, 0);
     const result = JSON.parse(stdout);
-    assert.deepEqual(Object.keys(result), ['authorized', 'via', 'entry', 'rule', 'namespace', 'access_as', 'identity', 'context', 'resource_management', 'problems', 'explanation']);
+    assert.deepEqual(Object.keys(result), ['authorized', 'via', 'entry', 'rule', 'namespace', 'access_as', 'identity', 'context', 'resource_management', 'problems', 'denial', 'explanation']);
     assert.deepEqual([result.authorized, result.via, result.entry, result.rule, result.namespace, result.context], [true, 'project', 'acme/shop/payments', 1, 'payments-production', 'acme/infra/agents:production-agent']);
   });
 
   test('a feature branch of the protected-only project is denied', () => {
     const result = JSON.parse(agentcfg('simulate', CONFIG, '--project', 'acme/shop/payments', '--ref', 'feature/x', '--json').stdout);
     assert.equal(result.authorized, false);
-    assert.match(result.explanation.at(-1), /protected_branches_only/);
+    assert.match(result.denial, /protected_branches_only/);
+    assert.equal(result.explanation.at(-1), `denied: ${result.denial}`);
   });
 
   test('--var values reach the rules', () => {
@@ -48,8 +49,46 @@ describe('agentcfg simulate', () => {
     assert.match(stdout, /acme\/shop\/storefront @ main → production\s+yes\s+project acme\/shop\/storefront\s+-\s+storefront\s+gitlab:ci_job:<job id>/);
   });
 
+  test('without --project or --scenarios: every entry × the active scenarios, as the editor\'s table', () => {
+    const { code, stdout } = agentcfg('simulate', CONFIG, '--agent-project', 'acme/infra/agents', '--json');
+    assert.equal(code, 0);
+    const table = JSON.parse(stdout);
+    assert.equal(table.context, 'acme/infra/agents:production-agent');
+    assert.deepEqual(table.scenarios, ['default branch → production', 'feature branch → review app', 'tag release', 'merge request pipeline']);
+    const payments = table.rows.filter((r: { project: string }) => r.project === 'acme/shop/payments');
+    assert.deepEqual(payments.map((r: { authorized: boolean; denial: string | null }) => [r.authorized, r.denial]), [
+      [true, null],
+      [false, 'protected_branches_only is true and the ref is not protected'],
+      [false, 'rule 3 has when: never'],
+      [false, 'protected_branches_only is true and the ref is not protected'],
+    ]);
+    assert.match(agentcfg('simulate', CONFIG, '--no-preset-scenarios').stdout, /· 0 scenarios/);
+  });
+
+  test('--expect fails the run when a result differs, and says why on stderr', () => {
+    const met = agentcfg('simulate', CONFIG, '--project', 'acme/shop/payments', '--protected', '--environment', 'production', '--expect', 'authorized');
+    assert.equal(met.code, 0);
+    const unmet = agentcfg('simulate', CONFIG, '--project', 'acme/shop/payments', '--ref', 'feature/x', '--expect', 'authorized');
+    assert.equal(unmet.code, 1);
+    assert.match(unmet.stderr, /expectation not met: acme\/shop\/payments @ feature\/x: expected access, but it is denied: protected_branches_only is true/);
+  });
+
+  test('a scenario\'s "expect" checks namespace and identity too', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-'));
+    const scenarios = path.join(dir, 'scenarios.json');
+    writeFileSync(scenarios, JSON.stringify([
+      { name: 'prod deploy', projectPath: 'acme/shop/payments', ref: 'main', protectedRef: true, environmentName: 'production', expect: { authorized: true, namespace: 'payments-production' } },
+      { name: 'review app', projectPath: 'acme/shop/storefront', ref: 'feature/x', environmentName: 'review/x', expect: { namespace: 'review' } },
+    ]));
+    const { code, stderr } = agentcfg('simulate', CONFIG, '--scenarios', scenarios);
+    assert.equal(code, 1);
+    assert.deepEqual(stderr.trim().split('\n'), ['expectation not met: review app: expected namespace "review", got "storefront"']);
+    writeFileSync(scenarios, JSON.stringify([{ projectPath: 'a/b', ref: 'main', expect: { authorised: true } }]));
+    assert.match(agentcfg('simulate', CONFIG, '--scenarios', scenarios).stderr, /scenario 1 must be .*unknown key "authorised"/);
+  });
+
   test('usage errors exit 2', () => {
-    assert.equal(agentcfg('simulate', CONFIG).code, 2);
+    assert.equal(agentcfg('simulate', CONFIG, '--ref', 'main').code, 2);
     assert.equal(agentcfg('simulate', CONFIG, '--project', 'a/b', '--tier', 'prod').code, 2);
   });
 });

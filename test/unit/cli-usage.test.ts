@@ -50,7 +50,11 @@ const CASES: ReadonlyArray<readonly [readonly string[], RegExp]> = [
   [['validate', CONFIG, '--target', '--format', 'json'], /--target needs a value/],
   // simulate
   [['simulate'], /name exactly one config\.yaml/],
-  [['simulate', CONFIG], /--project is required/],
+  [['simulate', CONFIG, '--tier', 'production'], /--tier describes one job: --project is required with it/],
+  [['simulate', CONFIG, '--expect', 'authorized'], /--expect checks the results of --project or --scenarios/],
+  [['simulate', CONFIG, '--project', 'a/b', '--expect', 'yes'], /--expect must be "authorized", "denied": got "yes"/],
+  [['simulate', CONFIG, '--settings', 'no/such/settings.json'], /cannot read --settings no\/such\/settings\.json: ENOENT/],
+  [['validate', CONFIG, '--default-branch', ' '], /--default-branch needs a branch name/],
   [['simulate', CONFIG, '--project', '--json'], /--project needs a value/],
   [['simulate', CONFIG, '--project', 'a/b', '--project', 'c/d'], /--project is given twice \("a\/b" and "c\/d"\)/],
   [['simulate', CONFIG, '--project', 'a/b', '--json=yes'], /--json takes no value/],

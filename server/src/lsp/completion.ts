@@ -15,7 +15,7 @@ import { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, i
 import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
-import { activeScenarios } from './simulationContext';
+import { activeScenarios } from '../engine/project';
 import { documentPath } from './uriPaths';
 import type { WorkspaceIds } from './workspaceIds';
 

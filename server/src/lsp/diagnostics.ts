@@ -1,12 +1,13 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { validateAgentConfig } from '../engine/config/validateAgentConfig';
 import { classifyPath } from '../engine/files';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel } from '../engine/project';
+import { AgentSiblingFinder } from './agentSiblings';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
-import { simulationContext } from './simulationContext';
-import { AgentFileLinks } from './templateDiagnostics';
+import { projectSettings } from './simulationContext';
+import { documentPath } from './uriPaths';
 
 /** Parsed and validated once at start-up: enough entries for the parser and checks to be compiled hot. */
 const WARM_UP_CONFIG = `ci_access:\n  projects:\n${Array.from({ length: 40 }, (_, i) => `    - id: warm/up-${i}\n      default_namespace: ns-${i}\n      access_as:\n        ci_job: {}\n      environments: [production, review/*]\n      rules:\n        - if: $CI_COMMIT_BRANCH == "main"\n          namespace: ns-$CI_ENVIRONMENT_SLUG\n        - when: never\n`).join('')}`;
@@ -27,8 +28,8 @@ export class DiagnosticsFeature {
   /** The latest run asked for each document: an earlier run still waiting for settings gives way to it. */
   private readonly latestRun = new Map<string, number>();
   private runs = 0;
-  /** config.yaml and its environment template are checked together (engine/crossFile). */
-  private readonly agentFiles: AgentFileLinks;
+  /** config.yaml and its environment template are checked together: where each finds the other. */
+  private readonly siblings: AgentSiblingFinder;
 
   constructor(
     private readonly connection: Connection,
@@ -36,10 +37,10 @@ export class DiagnosticsFeature {
     private readonly settings: SettingsStore,
     private readonly models: DocumentModels,
   ) {
-    this.agentFiles = new AgentFileLinks(documents, models);
+    this.siblings = new AgentSiblingFinder(documents, models);
     // Compile the schema validators and warm the parser while the editor is still starting, so the
     // first file opened does not wait for them.
-    setTimeout(() => validateAgentConfig(WARM_UP_CONFIG, { target: 'proposal' }), 0).unref();
+    setTimeout(() => checkAgentFile({ path: 'warm-up.yaml', content: WARM_UP_CONFIG }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel(WARM_UP_CONFIG)), 0).unref();
     // A change (or closing a dirty document, which reverts to the file on disk) alters what the
     // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.
     documents.onDidChangeContent((e) => this.scheduleDependents(e.document.uri));
@@ -65,7 +66,7 @@ export class DiagnosticsFeature {
   }
 
   private scheduleDependents(uri: string): void {
-    for (const dependent of this.agentFiles.dependents(uri)) {
+    for (const dependent of this.siblings.dependents(uri)) {
       const document = this.documents.get(dependent);
       if (document) this.schedule(document);
     }
@@ -100,7 +101,7 @@ export class DiagnosticsFeature {
   }
 
   private async validate(uri: string, version: number): Promise<void> {
-    const file = classifyPath(new URL(uri).pathname);
+    const file = classifyPath(documentPath(uri));
     if (file.kind === 'other') return;
     const run = ++this.runs;
     this.latestRun.set(uri, run);
@@ -111,10 +112,10 @@ export class DiagnosticsFeature {
     const started = performance.now();
     let diagnostics;
     try {
-      diagnostics =
-        file.kind === 'agentConfig'
-          ? [...this.models.agentConfigDiagnostics(document, { target: settings.target, agentName: file.agentName, rules: simulationContext(document.uri, settings) }, settings), ...this.agentFiles.configDiagnostics(document, file, settings)]
-          : this.agentFiles.templateDiagnostics(document, file, settings);
+      // The engine's front door decides every check; the editor brings the text, its cached
+      // incremental model of a config (settings are the owner of its cached checks) and the siblings.
+      const model = file.kind === 'agentConfig' ? this.models.configModel(document, settings) : undefined;
+      diagnostics = checkAgentFile({ path: documentPath(uri), content: document.getText() }, projectSettings(uri, settings), this.siblings.siblingsOf(uri), model);
     } catch (err) {
       // The server must stay up whatever the input: report the failure on the document instead.
       this.connection.console.error(`validation failed for ${document.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -3,10 +3,9 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Document } from 'yaml';
 import { readCiAccess, type CiAccessModel } from '../engine/access/model';
 import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
-import type { ValidateOptions } from '../engine/config/validateAgentConfig';
 import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
-import type { EngineDiagnostic } from '../engine/diagnostics';
 import { classifyPath } from '../engine/files';
+import type { ConfigModel } from '../engine/project';
 
 /** An open agent configuration with its parse and the YAML tree it has. */
 export interface OpenAgentConfig {
@@ -45,16 +44,15 @@ export class DocumentModels {
   }
 
   /**
-   * The diagnostics of an agent configuration, the same as `validateParsedAgentConfig` on the whole
-   * text, re-checking only what changed since the last call. `owner` names the options (the
-   * settings object): checks cached under another owner are redone.
+   * The open agent configuration as the engine's checks read it: this version's parse and
+   * `ci_access`, with its own checks run incrementally (only what changed since the last call).
+   * `owner` names the settings: checks cached under another owner are redone.
    */
-  agentConfigDiagnostics(document: TextDocument, options: ValidateOptions, owner: unknown): EngineDiagnostic[] {
-    this.get(document);
+  configModel(document: TextDocument, owner: unknown): ConfigModel {
+    const parsed = this.get(document);
     const incremental = this.incrementalModel(document.uri);
     if (!incremental) throw new Error(`${document.uri} is not an agent configuration`);
-    // A file validated whole reads ci_access once, for the checks and the simulations alike.
-    return incremental.diagnostics({ ...options, ciAccess: options.ciAccess ?? this.ciAccess(document) }, owner);
+    return { parsed, ciAccess: this.ciAccess(document), ownDiagnostics: (options) => incremental.ownDiagnostics(options, owner) };
   }
 
   /** `ci_access` of this version, read once and shared (simulation, hints, lenses). */

@@ -1,6 +1,5 @@
 import type { Connection } from 'vscode-languageserver';
-import { readJobScenarios } from '../engine/access/scenarios';
-import { isCompatibilityTarget } from '../engine/config/compatibilityTarget';
+import { readProjectSettings } from '../engine/project';
 import { DEFAULT_SETTINGS, SETTINGS_SECTION, type ServerSettings } from '../protocol';
 
 /**
@@ -21,7 +20,7 @@ export class SettingsStore {
     if (!this.clientSupportsConfiguration()) return DEFAULT_SETTINGS;
     try {
       const raw = ((await this.connection.workspace.getConfiguration(SETTINGS_SECTION)) ?? {}) as Partial<Record<string, unknown>>;
-      this.cached = readSettings(raw);
+      this.cached = readProjectSettings(raw);
     } catch {
       this.cached = DEFAULT_SETTINGS;
     }
@@ -31,18 +30,4 @@ export class SettingsStore {
   invalidate(): void {
     this.cached = null;
   }
-}
-
-export function readSettings(raw: Partial<Record<string, unknown>>): ServerSettings {
-  const d = DEFAULT_SETTINGS;
-  const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v.trim() : fallback);
-  return {
-    target: isCompatibilityTarget(raw.target) ? raw.target : d.target,
-    defaultBranch: text(raw.defaultBranch, d.defaultBranch) || d.defaultBranch,
-    usePresetScenarios: typeof raw.usePresetScenarios === 'boolean' ? raw.usePresetScenarios : d.usePresetScenarios,
-    scenarios: readJobScenarios(raw.scenarios),
-    noRuleMatch: raw.noRuleMatch === 'allow' ? 'allow' : 'deny',
-    overlongNamespace: raw.overlongNamespace === 'truncate' ? 'truncate' : 'error',
-    configProjectPath: text(raw.configProjectPath, ''),
-  };
 }

@@ -1,7 +1,7 @@
 import { ResponseError, type Connection, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SCENARIOS_REQUEST, SIMULATE_REQUEST, type ScenariosResult, type SimulateParams, type SimulateResult } from '../protocol';
-import { activeScenarios } from './simulationContext';
+import { activeScenarios } from '../engine/project';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
 

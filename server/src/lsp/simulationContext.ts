@@ -1,14 +1,9 @@
 import type { RuleCheckContext } from '../engine/access/ruleDiagnostics';
-import { presetScenarios, type JobScenario } from '../engine/access/scenarios';
 import { classifyPath } from '../engine/files';
+import { scenarioContext, UNNAMED_AGENT, type ProjectSettings } from '../engine/project';
 import type { ServerSettings } from '../protocol';
 import { configProjectPathFromGit } from '../workspace/gitRemote';
 import { documentPath, localFilePath } from './uriPaths';
-
-/** The active scenario set: the presets (unless turned off) followed by the user's own. */
-export function activeScenarios(settings: ServerSettings): JobScenario[] {
-  return [...(settings.usePresetScenarios ? presetScenarios(settings.defaultBranch) : []), ...settings.scenarios];
-}
 
 /** Project path per config file, from its git remote; bounded (least recently used goes first). */
 const gitCache = new Map<string, string | null>();
@@ -27,18 +22,24 @@ function configProjectPathFor(file: string): string | null {
   return found;
 }
 
+/**
+ * The settings the engine reads for one document: the editor's, with the agent configuration
+ * project's path taken from the file's git remote when the setting leaves it empty.
+ */
+export function projectSettings(uri: string, settings: ServerSettings): ProjectSettings {
+  if (settings.configProjectPath) return settings;
+  const local = localFilePath(uri);
+  const configProjectPath = local === null ? '' : (configProjectPathFor(local) ?? '');
+  return configProjectPath ? { ...settings, configProjectPath } : settings;
+}
+
+/** The agent a document belongs to (its folder under `.gitlab/agents/`). */
+export function agentNameOf(uri: string): string {
+  const kind = classifyPath(documentPath(uri));
+  return kind.kind === 'other' ? UNNAMED_AGENT : kind.agentName;
+}
+
 /** Which agent a document configures and how to simulate it, from its path and the settings. */
 export function simulationContext(uri: string, settings: ServerSettings): RuleCheckContext {
-  const kind = classifyPath(documentPath(uri));
-  let configProjectPath = settings.configProjectPath;
-  const local = localFilePath(uri);
-  if (!configProjectPath && local !== null) {
-    configProjectPath = configProjectPathFor(local) ?? '';
-  }
-  return {
-    agent: { configProjectPath, name: kind.kind === 'agentConfig' ? kind.agentName : 'agent' },
-    scenarios: activeScenarios(settings),
-    defaultBranch: settings.defaultBranch,
-    options: { target: settings.target, noRuleMatch: settings.noRuleMatch, overlongNamespace: settings.overlongNamespace },
-  };
+  return scenarioContext(projectSettings(uri, settings), agentNameOf(uri));
 }

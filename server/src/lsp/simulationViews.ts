@@ -1,9 +1,9 @@
 import { evaluate, formatExpressionTree, validateExpression } from '../engine/expr';
 import type { AccessRule } from '../engine/access/model';
 import { scenarioForEntry } from '../engine/access/scenarios';
-import { decidedBy } from '../engine/access/simulate';
+import { decidedBy, viaLabel } from '../engine/access/simulate';
 import { allVariableValues, scenarioVariables } from '../engine/vars/scenario';
-import type { DocumentSimulation, EntrySimulation } from './simulation';
+import type { ConfigSimulation, EntrySimulation } from '../engine/project';
 
 /** Which part of an entry a data path points at. */
 export type EntryTarget =
@@ -13,7 +13,7 @@ export type EntryTarget =
   | { readonly kind: 'ruleIf'; readonly rule: AccessRule }
   | { readonly kind: 'other' };
 
-export function findEntry(simulation: DocumentSimulation, path: readonly (string | number)[]): EntrySimulation | null {
+export function findEntry(simulation: ConfigSimulation, path: readonly (string | number)[]): EntrySimulation | null {
   return simulation.entries.find((e) => e.entry.path.length <= path.length && e.entry.path.every((s, i) => path[i] === s)) ?? null;
 }
 
@@ -36,7 +36,7 @@ export function namespacePreview(entry: EntrySimulation, rule: number | null): s
   const rows = entry.outcomes.map(({ scenario, outcome }) => {
     const decides = decidedBy(outcome, rule);
     if (!decides) {
-      const why = outcome.rule !== null ? `rule ${outcome.rule} decides` : outcome.authorized ? 'default_namespace applies' : `not reached: ${outcome.explanation.at(-1)?.replace(/^denied: /, '') ?? 'denied'}`;
+      const why = outcome.rule !== null ? `rule ${outcome.rule} decides` : outcome.authorized ? 'default_namespace applies' : `not reached: ${outcome.denial ?? 'denied'}`;
       return `| ${escape(scenario.name)} | — | ${rule === null && outcome.rule !== null ? 'a rule decides' : escape(why)} |`;
     }
     const invalid = outcome.problems.find((p) => p.code.startsWith('namespace.'));
@@ -63,8 +63,8 @@ export function expressionPreview(entry: EntrySimulation, rule: AccessRule, defa
 /** What each scenario gets from this entry. */
 export function entryPreview(entry: EntrySimulation): string {
   const rows = entry.outcomes.map(({ scenario, outcome }) => {
-    const via = outcome.via ? `${outcome.via}${outcome.entry ? ` ${outcome.entry}` : ''}` : '—';
-    const result = outcome.authorized ? `✓ ${outcome.namespace ? `\`${outcome.namespace}\`` : '(no namespace)'}` : `✗ ${escape(outcome.explanation.at(-1)?.replace(/^denied: /, '') ?? 'denied')}`;
+    const via = viaLabel(outcome) ?? '—';
+    const result = outcome.authorized ? `✓ ${outcome.namespace ? `\`${outcome.namespace}\`` : '(no namespace)'}` : `✗ ${escape(outcome.denial ?? 'denied')}`;
     return `| ${escape(scenario.name)} | ${result} | ${escape(via)} | ${outcome.rule ?? '—'} | ${escape(outcome.identity?.username ?? '—')} |`;
   });
   return ['**CI access per scenario**', '', '| scenario | result | via | rule | identity |', '|---|---|---|---|---|', ...rows].join('\n');

@@ -1,27 +1,35 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readCiAccess } from '../../engine/access/model';
-import { simulateAccess, type AccessOutcome, type SimulationOptions } from '../../engine/access/simulate';
-import { isCompatibilityTarget } from '../../engine/config/compatibilityTarget';
+import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../../engine/access/simulate';
 import { parseYaml } from '../../engine/config/yamlDocument';
 import { classifyPath } from '../../engine/files';
+import { scenarioContext, simulateEntries, simulationTable, type SimulationTable } from '../../engine/project';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
 import type { Scenario } from '../../engine/vars/scenario';
-import { configProjectPathFromGit } from '../../workspace/gitRemote';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
 import { checkName, choiceOption, environmentNameProblem, integerOption } from '../options';
+import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 import { workingOn } from '../run';
+import { readExpectation, unmetExpectations, type Expectation } from './simulateExpectations';
 
-const USAGE = `agentcfg simulate <config.yaml> --project <full/path> [--environment <name>] [--tier <tier>] [--ref <ref>] [--tag]
-       [--merge-request] [--default-branch <b>] [--protected] [--pipeline-source <s>] [--user <login>] [--project-id <id>]
-       [--var K=V]... [--agent-project <full/path>] [--agent <name>] [--target proposal|gitlab]
-       [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--instance-level] [--json]
-   or: agentcfg simulate <config.yaml> --scenarios <file.json> [--json]   (a JSON array of scenarios; one result each)`;
+const USAGE = `agentcfg simulate <config.yaml> [--json] ${PROJECT_SETTING_USAGE}
+         every entry × the active scenarios (the editor's "Simulate CI Access" table)
+   or: agentcfg simulate <config.yaml> --project <full/path> [--environment <name>] [--tier <tier>] [--ref <ref>] [--tag]
+       [--merge-request] [--protected] [--pipeline-source <s>] [--user <login>] [--project-id <id>] [--var K=V]...
+       [--agent <name>] [--instance-level] [--expect authorized|denied] [--json] [settings options as above]
+   or: agentcfg simulate <config.yaml> --scenarios <file.json> [--expect authorized|denied] [--json]
+         (a JSON array of scenarios, each optionally with "expect": {"authorized", "namespace", "identity"}; one result each)
+   --expect, or a scenario's "expect": exit 1 when a result differs (a pipeline can require the access it relies on).`;
+
+/** Options that describe the one scenario of `--project` mode. */
+const SCENARIO_OPTIONS = ['project', 'environment', 'tier', 'ref', 'pipeline-source', 'user', 'project-id'];
 
 /**
- * `agentcfg simulate`: which access a CI job gets from the agent of a config file — authorized?,
- * via which entry and rule, in which namespace, as which identity.
+ * `agentcfg simulate`: which access CI jobs get from the agent of a config file — authorized?,
+ * via which entry and rule, in which namespace, as which identity. Without `--project` or
+ * `--scenarios` it prints the editor's table (engine/project `simulationTable`), same settings, same rows.
  */
 export const simulateCommand: CliCommand = {
   name: 'simulate',
@@ -29,67 +37,71 @@ export const simulateCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const args = parseArgs(argv, {
-      values: ['project', 'environment', 'tier', 'ref', 'default-branch', 'pipeline-source', 'user', 'project-id', 'agent-project', 'agent', 'target', 'no-rule-match', 'overlong-namespace', 'scenarios'],
+      values: [...SCENARIO_OPTIONS, 'agent', 'scenarios', 'expect', ...PROJECT_SETTING_OPTIONS.values],
       repeated: ['var'],
-      flags: ['tag', 'merge-request', 'protected', 'json', 'instance-level'],
+      flags: ['tag', 'merge-request', 'protected', 'json', 'instance-level', ...PROJECT_SETTING_OPTIONS.flags],
     });
     if (args.positional.length !== 1) throw new UsageError('name exactly one config.yaml');
-    checkSimulateOptions(args);
+    const mode = checkSimulateOptions(args);
     const file = path.resolve(io.cwd, args.positional[0]);
+    const settings = settingsForFile(projectSettingsFromArgs(args, io.cwd), file);
+    const expectAll = readExpectation(args.values.expect);
+    const scenarios = mode === 'scenarios' ? await readScenarios(path.resolve(io.cwd, args.values.scenarios!), settings.defaultBranch) : mode === 'project' ? [{ scenario: scenarioFromArgs(args.values, args.flags, args.repeated.var ?? [], settings.defaultBranch) }] : [];
     const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot read ${args.positional[0]}: ${err.code ?? err.message}`);
     });
     const kind = classifyPath(file);
-    const agent = {
-      configProjectPath: args.values['agent-project'] ?? configProjectPathFromGit(file) ?? '',
-      name: args.values.agent ?? (kind.kind === 'agentConfig' ? kind.agentName : path.basename(path.dirname(file))),
-    };
-    const options = simulationOptions(args.values, args.flags.has('instance-level'));
-    const model = await workingOn(args.positional[0], async () => readCiAccess(parseYaml(text).value));
+    const agentName = args.values.agent ?? (kind.kind === 'agentConfig' ? kind.agentName : path.basename(path.dirname(file)));
+    const context = scenarioContext(settings, agentName);
+    const parsed = await workingOn(args.positional[0], async () => parseYaml(text));
+    const ciAccess = readCiAccess(parsed.value);
 
-    const scenarios = args.values.scenarios ? await readScenarios(path.resolve(io.cwd, args.values.scenarios)) : [scenarioFromArgs(args.values, args.flags, args.repeated.var ?? [])];
-    const results = await workingOn(args.positional[0], async () => scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, agent, scenario, options) })));
+    if (mode === 'table') {
+      const table = await workingOn(args.positional[0], async () => simulationTable({ parsed, ciAccess }, simulateEntries(ciAccess, context)));
+      io.out((args.flags.has('json') ? JSON.stringify(table) : tableText(table)) + '\n');
+      return 0;
+    }
+    const options: SimulationOptions = { ...context.options, instanceLevel: args.flags.has('instance-level') };
+    const results = await workingOn(args.positional[0], async () => scenarios.map(({ scenario, expect }) => ({ scenario, expect: expect ?? expectAll, outcome: simulateAccess(ciAccess, context.agent, scenario, options) })));
 
     if (args.flags.has('json')) {
-      if (!args.values.scenarios) io.out(JSON.stringify(publicShape(results[0].outcome)) + '\n');
+      if (mode === 'project') io.out(JSON.stringify(publicShape(results[0].outcome)) + '\n');
       else io.out(results.map((r) => JSON.stringify({ scenario: r.scenario, ...publicShape(r.outcome) })).join('\n') + '\n');
     } else {
-      io.out(table(results) + '\n');
+      io.out(resultsText(results) + '\n');
     }
-    return 0;
+    const unmet = results.flatMap((r) => unmetExpectations(r.expect, r.outcome).map((why) => `${scenarioLabel(r.scenario)}: ${why}`));
+    for (const line of unmet) io.err(`expectation not met: ${line}\n`);
+    return unmet.length ? 1 : 0;
   },
 };
 
-/** The option values, checked before the config is read. */
-function checkSimulateOptions(args: ParsedArgs): void {
-  simulationOptions(args.values, false);
+/** The option values, checked before the config is read; which of the three modes the options ask for. */
+function checkSimulateOptions(args: ParsedArgs): 'table' | 'project' | 'scenarios' {
   integerOption(args, 'project-id', false);
   choiceOption(args, 'tier', ENVIRONMENT_TIERS);
+  readExpectation(args.values.expect);
   if (args.values.agent !== undefined) checkName('agent', args.values.agent, 'label');
   const environment = args.values.environment;
   const problem = environment === undefined ? undefined : environmentNameProblem(environment);
   if (problem) throw new UsageError(`--environment must be a GitLab environment name (letters, digits, spaces, '-', '_', '/', '$', '{', '}', '.'); "${environment}" ${problem}`);
+  const single = SCENARIO_OPTIONS.filter((o) => args.values[o] !== undefined);
+  const given = [...single.map((o) => `--${o}`), ...(args.repeated.var?.length ? ['--var'] : []), ...['tag', 'merge-request', 'protected'].filter((f) => args.flags.has(f)).map((f) => `--${f}`)];
   if (args.values.scenarios !== undefined) {
-    const single = ['project', 'environment', 'tier', 'ref', 'default-branch', 'pipeline-source', 'user', 'project-id'].filter((o) => args.values[o] !== undefined);
-    if (single.length || args.repeated.var?.length) throw new UsageError(`--scenarios takes every scenario from its file; leave out ${[...single.map((o) => `--${o}`), ...(args.repeated.var?.length ? ['--var'] : [])].join(', ')}`);
+    if (given.length) throw new UsageError(`--scenarios takes every scenario from its file; leave out ${given.join(', ')}`);
+    return 'scenarios';
   }
+  if (args.values.project !== undefined) return 'project';
+  if (given.length) throw new UsageError(`${given.join(', ')} describe${given.length === 1 ? 's' : ''} one job: --project is required with ${given.length === 1 ? 'it' : 'them'}`);
+  if (args.values.expect !== undefined) throw new UsageError('--expect checks the results of --project or --scenarios');
+  if (args.flags.has('instance-level')) throw new UsageError('--instance-level applies to --project or --scenarios');
+  return 'table';
 }
 
-function simulationOptions(values: Partial<Record<string, string>>, instanceLevel: boolean): SimulationOptions {
-  const target = values.target ?? 'proposal';
-  if (!isCompatibilityTarget(target)) throw new UsageError('--target must be proposal or gitlab');
-  const noRuleMatch = values['no-rule-match'] ?? 'deny';
-  if (noRuleMatch !== 'deny' && noRuleMatch !== 'allow') throw new UsageError('--no-rule-match must be deny or allow');
-  const overlong = values['overlong-namespace'] ?? 'error';
-  if (overlong !== 'error' && overlong !== 'truncate') throw new UsageError('--overlong-namespace must be error or truncate');
-  return { target, noRuleMatch, overlongNamespace: overlong, instanceLevel };
-}
-
-function scenarioFromArgs(values: Partial<Record<string, string>>, flags: Set<string>, vars: string[]): Scenario {
+function scenarioFromArgs(values: Partial<Record<string, string>>, flags: Set<string>, vars: string[], defaultBranch: string): Scenario {
   if (!values.project) throw new UsageError('--project is required');
   const tier = values.tier;
   if (tier !== undefined && !ENVIRONMENT_TIERS.includes(tier as EnvironmentTier)) throw new UsageError(`--tier must be one of ${ENVIRONMENT_TIERS.join(', ')}`);
-  const defaultBranch = values['default-branch'] ?? 'main';
   const variables: Record<string, string> = {};
   for (const pair of vars) {
     const eq = pair.indexOf('=');
@@ -112,7 +124,8 @@ function scenarioFromArgs(values: Partial<Record<string, string>>, flags: Set<st
   };
 }
 
-async function readScenarios(file: string): Promise<Scenario[]> {
+/** A scenarios file: each object a full scenario (projectPath and ref at least), optionally with its `expect`. */
+async function readScenarios(file: string, defaultBranch: string): Promise<{ scenario: Scenario; expect?: Expectation }[]> {
   let data: unknown;
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
@@ -120,9 +133,12 @@ async function readScenarios(file: string): Promise<Scenario[]> {
     throw new UsageError(`cannot read scenarios from ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!Array.isArray(data) || !data.every((s) => typeof s === 'object' && s && typeof (s as Scenario).projectPath === 'string' && typeof (s as Scenario).ref === 'string')) {
-    throw new UsageError('the scenarios file must be a JSON array of objects with at least projectPath, ref and defaultBranch');
+    throw new UsageError('the scenarios file must be a JSON array of objects with at least projectPath and ref (defaultBranch defaults to --default-branch)');
   }
-  return (data as Scenario[]).map((s) => ({ ...s, defaultBranch: s.defaultBranch ?? 'main' }));
+  return (data as (Scenario & { expect?: unknown })[]).map(({ expect, ...s }, i) => ({
+    scenario: { ...s, defaultBranch: s.defaultBranch ?? defaultBranch },
+    ...(expect !== undefined ? { expect: readExpectation(expect, `scenario ${i + 1}`) } : {}),
+  }));
 }
 
 /** The documented JSON contract (editor-only fields left out). */
@@ -138,22 +154,36 @@ function publicShape(o: AccessOutcome) {
     context: o.context,
     resource_management: o.resource_management,
     problems: o.problems,
+    denial: o.denial,
     explanation: o.explanation,
   };
 }
 
-function table(results: { scenario: Scenario; outcome: AccessOutcome }[]): string {
-  const rows = results.map(({ scenario, outcome }) => [
-    scenario.name ?? `${scenario.projectPath} @ ${scenario.ref}${scenario.environmentName !== undefined ? ` → ${scenario.environmentName}` : ''}`,
-    outcome.authorized ? 'yes' : 'no',
-    outcome.via ? `${outcome.via}${outcome.entry ? ` ${outcome.entry}` : ''}` : '-',
-    outcome.rule ? String(outcome.rule) : '-',
-    outcome.namespace ?? '-',
-    outcome.identity?.username ?? '-',
-    outcome.problems.map((p) => p.message).join('; ') || (outcome.authorized ? '' : (outcome.explanation.at(-1) ?? '')),
-  ]);
-  const header = ['scenario', 'authorized', 'via', 'rule', 'namespace', 'identity', 'problems'];
+function scenarioLabel(scenario: Scenario): string {
+  return scenario.name ?? `${scenario.projectPath} @ ${scenario.ref}${scenario.environmentName !== undefined ? ` → ${scenario.environmentName}` : ''}`;
+}
+
+/** What to show in the last column: the problems, or why the job is denied. */
+function remarks(problems: readonly string[], denial: string | null): string {
+  return [...problems, ...(denial ? [denial] : [])].join('; ');
+}
+
+function resultsText(results: readonly { scenario: Scenario; outcome: AccessOutcome }[]): string {
+  return columns(
+    ['scenario', 'authorized', 'via', 'rule', 'namespace', 'identity', 'problems'],
+    results.map(({ scenario, outcome }) => [scenarioLabel(scenario), outcome.authorized ? 'yes' : 'no', viaLabel(outcome) ?? '-', outcome.rule ? String(outcome.rule) : '-', outcome.namespace ?? '-', outcome.identity?.username ?? '-', remarks(outcome.problems.map((p) => p.message), outcome.denial)]),
+  );
+}
+
+function tableText(table: SimulationTable): string {
+  const heading = `agent ${table.agent} · kubeconfig context ${table.context} · ${table.scenarios.length} scenarios`;
+  const rows = table.rows.map((r) => [r.project, r.line === null ? '-' : String(r.line + 1), r.scenario, r.authorized ? 'yes' : 'no', r.via ?? '-', r.rule ? String(r.rule) : '-', r.namespace ?? '-', r.identity ?? '-', remarks(r.problems, r.denial)]);
+  return `${heading}\n\n${columns(['project', 'line', 'scenario', 'authorized', 'via', 'rule', 'namespace', 'identity', 'problems'], rows)}`;
+}
+
+/** Left-aligned columns two spaces apart; the last column is not padded. */
+function columns(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -1,42 +1,39 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isCompatibilityTarget, type CompatibilityTarget } from '../../engine/config/compatibilityTarget';
-import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics } from '../../engine/config/validateAgentConfig';
-import { parseYaml } from '../../engine/config/yamlDocument';
 import type { EngineDiagnostic } from '../../engine/diagnostics';
-import { classifyPath } from '../../engine/files';
-import { decodeUtf8, invalidUtf8Diagnostic } from '../../engine/text/utf8';
-import { agentFilesOnDisk } from '../../engine/crossFile/agentFilesOnDisk';
-import { isRenderable, validateEnvironmentTemplate } from '../../engine/template/diagnostics/validateEnvironmentTemplate';
+import { agentDirectoryOf, classifyPath } from '../../engine/files';
+import { checkAgentFile, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ProjectSettings } from '../../engine/project';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
+import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 
 interface FileResult {
   readonly file: string;
   readonly diagnostics: readonly EngineDiagnostic[];
 }
 
-const USAGE = 'agentcfg validate <paths...> [--format text|json] [--target proposal|gitlab]';
+const USAGE = `agentcfg validate <paths...> [--format text|json] ${PROJECT_SETTING_USAGE}`;
 
 /**
- * `agentcfg validate`: the editor's checks from the command line. Exit 1 when any error is found,
- * 0 otherwise (warnings do not fail a pipeline).
+ * `agentcfg validate`: the editor's checks from the command line, through the same engine call
+ * (engine/project `checkAgentFile`) with the same settings. Exit 1 when any error is found, 0
+ * otherwise (warnings do not fail a pipeline).
  */
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check agent configurations and environment templates.',
   usage: USAGE,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['format', 'target'], flags: [] });
+    const args = parseArgs(argv, { values: ['format', ...PROJECT_SETTING_OPTIONS.values], flags: [...PROJECT_SETTING_OPTIONS.flags] });
     const format = args.values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`);
-    const target = args.values.target ?? 'proposal';
-    if (!isCompatibilityTarget(target)) throw new UsageError(`--target must be proposal or gitlab, got "${target}"`);
+    const settings = projectSettingsFromArgs(args, io.cwd);
     if (!args.positional.length) throw new UsageError('name at least one file or directory');
 
     const files = await expandPaths(args.positional, io);
     const results: FileResult[] = [];
-    for (const file of files) results.push(await validateFile(file, target, io));
+    for (const file of files) results.push(await validateFile(file, settings, io));
 
     if (format === 'json') io.out(JSON.stringify(results.flatMap(toJson), null, 2) + '\n');
     else io.out(results.flatMap(toText).join(''));
@@ -44,38 +41,28 @@ export const validateCommand: CliCommand = {
   },
 };
 
-async function validateFile(file: string, target: CompatibilityTarget, io: CliIo): Promise<FileResult> {
-  let bytes: Buffer;
+async function validateFile(file: string, settings: ProjectSettings, io: CliIo): Promise<FileResult> {
+  const absolute = path.resolve(io.cwd, file);
+  let bytes: Uint8Array;
   try {
-    bytes = await readFile(path.resolve(io.cwd, file));
+    bytes = await readFile(absolute);
   } catch (err) {
     return { file, diagnostics: [fileError(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)] };
   }
-  // Bytes that are not UTF-8 would pass as U+FFFD; GitLab rejects them, so they are reported.
-  const decoded = decodeUtf8(bytes);
-  const encoding = invalidUtf8Diagnostic(decoded, bytes);
-  const diagnostics = finalizeDiagnostics([...(encoding ? [encoding] : []), ...(await checkText(file, decoded.text, target, io))]);
-  // The encoding is the first thing to fix: never cut by the cap on the number of problems.
-  if (encoding && !diagnostics.includes(encoding)) diagnostics.unshift(encoding);
-  return { file, diagnostics };
+  return { file, diagnostics: checkAgentFile({ path: absolute, content: bytes }, settingsForFile(settings, absolute), siblingsOnDisk(absolute)) };
 }
 
-/** Every problem of one file's text (not sorted or capped yet). */
-async function checkText(file: string, text: string, target: CompatibilityTarget, io: CliIo): Promise<EngineDiagnostic[]> {
-  const absolute = path.resolve(io.cwd, file);
-  const kind = classifyPath(absolute);
-  // Templates and configs are also checked against their sibling file (engine/crossFile), with the preset scenarios.
-  if (kind.kind === 'environmentTemplate') {
-    const own = validateEnvironmentTemplate(text, { templateName: kind.templateName });
-    const together = kind.templateName === 'default' && isRenderable(own) ? (await agentFilesOnDisk(absolute, kind.agentName)).templateDiagnostics(text) : [];
-    return [...own, ...together];
-  }
-  // One parse serves both the file's own checks and the cross-file ones.
-  const parsed = parseYaml(text);
-  if (kind.kind !== 'agentConfig') return [...partDiagnostics(parsed, { target }), ...wholeFileDiagnostics(parsed, { target })];
-  const options = { target, agentName: kind.agentName };
-  const together = (await agentFilesOnDisk(absolute, kind.agentName)).configDiagnostics(parsed);
-  return [...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options), ...together];
+/** The sibling of an agent's file, read from its agent directory when the engine asks for it. */
+function siblingsOnDisk(file: string): AgentSiblings {
+  const agent = agentDirectoryOf(file);
+  if (!agent) return NO_SIBLINGS;
+  return siblingsFrom((inside) => {
+    try {
+      return readFileSync(agent.directory + inside, 'utf8');
+    } catch {
+      return null;
+    }
+  });
 }
 
 /** Files are taken as given; directories are searched for agent configurations and templates. */

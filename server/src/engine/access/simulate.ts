@@ -37,6 +37,8 @@ export interface AccessOutcome {
   readonly context: string | null;
   readonly resource_management: boolean;
   readonly problems: readonly SimulationProblem[];
+  /** Why the job gets no access, in words (the last step of `explanation`); null when authorized. */
+  readonly denial: string | null;
   /** Why: each decision step in words. */
   readonly explanation: readonly string[];
   /** Data path of the winning entry in the file, for editors (not part of the CLI contract). */
@@ -50,6 +52,11 @@ export interface AccessOutcome {
  */
 export function decidedBy(outcome: AccessOutcome, rule: number | null): boolean {
   return rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
+}
+
+/** How the job reached the agent, as every face shows it: `project acme/web`, `group acme`, `instance`, `implicit`; null when no entry was reached. */
+export function viaLabel(outcome: AccessOutcome): string | null {
+  return outcome.via ? `${outcome.via}${outcome.entry ? ` ${outcome.entry}` : ''}` : null;
 }
 
 /** Simulates one scenario (a CI job) against the agent's `ci_access`. */
@@ -74,6 +81,7 @@ export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: 
     context: null,
     resource_management: false,
     problems,
+    denial: reason,
     explanation: [...explanation, `denied: ${reason}`],
     ...extra,
   });
@@ -142,6 +150,7 @@ export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: 
     context: kubeContextName(agent),
     resource_management: entry?.resourceManagement ?? false,
     problems,
+    denial: null,
     explanation,
     ...(ruleTrace ? { ruleTrace } : {}),
   };

@@ -12,20 +12,22 @@ export interface DecodedText {
 }
 
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Replaces each invalid sequence with U+FFFD (WHATWG's "maximal subpart" rule, as Node's Buffer decoding does). */
+const LENIENT = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Decodes a file as UTF-8, noting the first invalid byte: decoding alone would silently turn it into
  * U+FFFD, while GitLab's YAML reader (go-yaml) rejects the file ("invalid leading UTF-8 octet").
  */
-export function decodeUtf8(bytes: Buffer): DecodedText {
-  const text = bytes.toString('utf8');
+export function decodeUtf8(bytes: Uint8Array): DecodedText {
+  const text = LENIENT.decode(bytes);
   try {
     STRICT.decode(bytes);
     return { text, invalidByte: null, invalidAt: null };
   } catch {
     const invalidByte = firstInvalidByte(bytes);
     // The bytes before it are valid UTF-8, so they decode to the same characters on their own.
-    return { text, invalidByte, invalidAt: bytes.subarray(0, invalidByte).toString('utf8').length };
+    return { text, invalidByte, invalidAt: LENIENT.decode(bytes.subarray(0, invalidByte)).length };
   }
 }
 

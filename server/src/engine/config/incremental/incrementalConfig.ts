@@ -4,7 +4,7 @@ import type { EngineDiagnostic } from '../../diagnostics';
 import { TextIndex } from '../../text/textIndex';
 import { humanPath } from '../schemaDiagnostics';
 import { AUTHORIZED_ENTITY_LIMIT } from '../semanticChecks';
-import { finalizeDiagnostics, partDiagnostics, validateParsedAgentConfig, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
+import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
 import { scanLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
 import { moveDocument, moveNodes } from './shiftNodes';
@@ -105,16 +105,21 @@ export class IncrementalAgentConfig {
    * owner are redone.
    */
   diagnostics(options: ValidateOptions, owner: unknown): EngineDiagnostic[] {
+    return finalizeDiagnostics(this.ownDiagnostics(options, owner));
+  }
+
+  /** The same set, not yet sorted or capped: for callers that add problems of their own before finalizing. */
+  ownDiagnostics(options: ValidateOptions, owner: unknown): EngineDiagnostic[] {
     const version = this.current;
     if (!version) throw new Error('IncrementalAgentConfig.diagnostics called before update');
     if (version.kind === 'composed') {
       const fromParts = this.composedDiagnostics(version, options, owner);
-      if (fromParts) return finalizeDiagnostics([...fromParts, ...wholeFileDiagnostics(version.parsed, options)]);
+      if (fromParts) return [...fromParts, ...wholeFileDiagnostics(version.parsed, options)];
       this.current = { kind: 'whole', text: version.text, parsed: parseYaml(version.text) };
     }
     const whole = this.current as WholeVersion;
     if (this.wholeChecks?.text !== whole.text || this.wholeChecks.owner !== owner) {
-      this.wholeChecks = { text: whole.text, owner, diagnostics: validateParsedAgentConfig(whole.parsed, options) };
+      this.wholeChecks = { text: whole.text, owner, diagnostics: [...partDiagnostics(whole.parsed, options), ...wholeFileDiagnostics(whole.parsed, options)] };
     }
     return [...this.wholeChecks.diagnostics];
   }

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { readProjectSettings, type ProjectSettings } from '../engine/project';
+import { configProjectPathFromGit } from '../workspace/gitRemote';
+import { UsageError, type ArgsSpec, type ParsedArgs } from './args';
+import { choiceOption } from './options';
+
+/** The options every command that checks or simulates takes, so it answers as the editor does with the same settings. */
+export const PROJECT_SETTING_OPTIONS = {
+  values: ['settings', 'target', 'default-branch', 'no-rule-match', 'overlong-namespace', 'agent-project'],
+  flags: ['no-preset-scenarios'],
+} as const satisfies ArgsSpec;
+
+export const PROJECT_SETTING_USAGE = '[--settings <.vscode/settings.json>] [--target proposal|gitlab] [--default-branch <b>] [--no-preset-scenarios] [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--agent-project <full/path>]';
+
+const SECTION = 'gitlabAgentConfig';
+
+/**
+ * The settings from the command line: those of a VS Code settings file (`--settings`, JSON with
+ * comments, the `gitlabAgentConfig.*` keys the editor reads), then each flag over them. Checked
+ * before any file is read: a bad value is a usage error.
+ */
+export function projectSettingsFromArgs(args: ParsedArgs, cwd: string): ProjectSettings {
+  const raw: Record<string, unknown> = args.values.settings === undefined ? {} : readSettingsFile(path.resolve(cwd, args.values.settings), args.values.settings);
+  const target = choiceOption(args, 'target', ['proposal', 'gitlab']);
+  const noRuleMatch = choiceOption(args, 'no-rule-match', ['deny', 'allow']);
+  const overlong = choiceOption(args, 'overlong-namespace', ['error', 'truncate']);
+  const defaultBranch = args.values['default-branch'];
+  if (defaultBranch !== undefined && !defaultBranch.trim()) throw new UsageError('--default-branch needs a branch name');
+  return readProjectSettings({
+    ...raw,
+    ...(target ? { target } : {}),
+    ...(noRuleMatch ? { noRuleMatch } : {}),
+    ...(overlong ? { overlongNamespace: overlong } : {}),
+    ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+    ...(args.flags.has('no-preset-scenarios') ? { usePresetScenarios: false } : {}),
+    ...(args.values['agent-project'] !== undefined ? { configProjectPath: args.values['agent-project'] } : {}),
+  });
+}
+
+/** The settings for one file: the agent configuration project from the file's git remote when no setting or flag names it (as the editor does). */
+export function settingsForFile(settings: ProjectSettings, file: string): ProjectSettings {
+  if (settings.configProjectPath) return settings;
+  const configProjectPath = configProjectPathFromGit(file);
+  return configProjectPath ? { ...settings, configProjectPath } : settings;
+}
+
+/** `gitlabAgentConfig.*` keys of a settings file, flat (`"gitlabAgentConfig.target"`) or nested (`"gitlabAgentConfig": {"target"}`). */
+function readSettingsFile(file: string, shown: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --settings ${shown}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const errors: ParseError[] = [];
+  const data: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length || typeof data !== 'object' || data === null || Array.isArray(data)) {
+    const where = errors[0] ? ` (${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset})` : '';
+    throw new UsageError(`--settings ${shown} is not a JSON object${where}`);
+  }
+  const object = data as Record<string, unknown>;
+  const nested = object[SECTION];
+  const out: Record<string, unknown> = typeof nested === 'object' && nested !== null ? { ...(nested as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(object)) if (key.startsWith(`${SECTION}.`)) out[key.slice(SECTION.length + 1)] = value;
+  return out;
+}

@@ -1,0 +1,95 @@
+import type { CiAccessModel } from '../access/model';
+import { readCiAccess } from '../access/model';
+import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../config/validateAgentConfig';
+import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
+import { configCrossFileDiagnostics, templateCrossFileDiagnostics } from '../crossFile/agentFiles';
+import type { EngineDiagnostic } from '../diagnostics';
+import { classifyPath } from '../files';
+import { isRenderable, validateEnvironmentTemplate } from '../template/diagnostics/validateEnvironmentTemplate';
+import { decodeUtf8, invalidUtf8Diagnostic } from '../text/utf8';
+import { activeScenarios, scenarioContext, UNNAMED_AGENT, type ProjectSettings } from './settings';
+import type { AgentSiblings } from './siblings';
+
+/** One file as a face hands it over. */
+export interface AgentFile {
+  /** Path or URI path: decides whether it is a config or a template, and the agent's name. */
+  readonly path: string;
+  /** Bytes as read from disk (checked for UTF-8, as GitLab's YAML reader requires), or the text an editor holds. */
+  readonly content: string | Uint8Array;
+}
+
+/**
+ * A config's text already parsed, and how its own checks run. By default they run on the whole
+ * file; the editor passes its incremental model, which gives the same set from cached entries.
+ */
+export interface ConfigModel {
+  readonly parsed: ParsedYaml;
+  readonly ciAccess: CiAccessModel;
+  ownDiagnostics(options: ValidateOptions): EngineDiagnostic[];
+}
+
+/**
+ * Every problem of one agent file, in the one order and under the one cap every face reports:
+ * the file's own checks, the `rules` and namespace checks for the active scenarios, and the checks
+ * against its sibling (config.yaml ↔ environment_templates/default.yaml). A file that is not an
+ * agent's template is checked as a configuration.
+ */
+export function checkAgentFile(file: AgentFile, settings: ProjectSettings, siblings: AgentSiblings, model?: ConfigModel): EngineDiagnostic[] {
+  const decoded = typeof file.content === 'string' ? { text: file.content, encoding: null } : decodeBytes(file.content);
+  const kind = classifyPath(file.path);
+  const found =
+    kind.kind === 'environmentTemplate'
+      ? checkEnvironmentTemplate(decoded.text, kind.templateName, kind.agentName, settings, siblings)
+      : checkAgentConfig(model ?? wholeFileModel(decoded.text), kind.kind === 'agentConfig' ? kind.agentName : null, settings, siblings);
+  const diagnostics = finalizeDiagnostics(decoded.encoding ? [decoded.encoding, ...found] : found);
+  // The encoding is the first thing to fix: never cut by the cap on the number of problems.
+  if (decoded.encoding && !diagnostics.includes(decoded.encoding)) diagnostics.unshift(decoded.encoding);
+  return diagnostics;
+}
+
+/** A config's model parsed whole (the command line's path, and the editor's before any edit). */
+export function wholeFileModel(text: string): ConfigModel {
+  const parsed = parseYaml(text);
+  return { parsed, ciAccess: readCiAccess(parsed.value), ownDiagnostics: (options) => [...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options)] };
+}
+
+/** `agentName` null: a configuration outside an agent directory (no name check, no sibling). */
+function checkAgentConfig(model: ConfigModel, agentName: string | null, settings: ProjectSettings, siblings: AgentSiblings): EngineDiagnostic[] {
+  const own = model.ownDiagnostics({
+    target: settings.target,
+    ...(agentName !== null ? { agentName } : {}),
+    rules: scenarioContext(settings, agentName ?? UNNAMED_AGENT),
+    ciAccess: model.ciAccess,
+  });
+  if (agentName === null) return own;
+  const together = configCrossFileDiagnostics({
+    config: model.parsed,
+    ciAccess: model.ciAccess,
+    templateText: siblings.defaultTemplate(),
+    agentName,
+    scenarios: activeScenarios(settings),
+    defaultBranch: settings.defaultBranch,
+  });
+  return [...own, ...together];
+}
+
+/** Only `default` is rendered by GitLab, so only it is checked against config.yaml, once its own problems allow rendering. */
+function checkEnvironmentTemplate(text: string, templateName: string, agentName: string, settings: ProjectSettings, siblings: AgentSiblings): EngineDiagnostic[] {
+  const own = validateEnvironmentTemplate(text, { templateName });
+  if (templateName !== 'default' || !isRenderable(own)) return own;
+  const config = siblings.config();
+  const together = templateCrossFileDiagnostics({
+    config: config?.parsed ?? null,
+    ...(config ? { ciAccess: config.ciAccess } : {}),
+    templateText: text,
+    agentName,
+    scenarios: activeScenarios(settings),
+    defaultBranch: settings.defaultBranch,
+  });
+  return [...own, ...together];
+}
+
+function decodeBytes(bytes: Uint8Array): { text: string; encoding: EngineDiagnostic | null } {
+  const decoded = decodeUtf8(bytes);
+  return { text: decoded.text, encoding: invalidUtf8Diagnostic(decoded, bytes) };
+}

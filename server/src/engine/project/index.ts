@@ -1,0 +1,8 @@
+/**
+ * The front door of the engine: what every face (language server, CLI, reports) calls to check an
+ * agent's files and simulate its CI access, so they give the same answer for the same files and settings.
+ */
+export { checkAgentFile, wholeFileModel, type AgentFile, type ConfigModel } from './checks';
+export { activeScenarios, DEFAULT_PROJECT_SETTINGS, readProjectSettings, scenarioContext, UNNAMED_AGENT, type ProjectSettings } from './settings';
+export { NO_SIBLINGS, siblingsFrom, type AgentFileReader, type AgentSiblings, type ParsedAgentConfig } from './siblings';
+export { simulateEntries, simulationTable, type ConfigSimulation, type EntrySimulation, type SimulationRow, type SimulationTable } from './simulation';

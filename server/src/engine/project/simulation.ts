@@ -1,0 +1,98 @@
+import { kubeContextName } from '../access/identity';
+import type { AccessEntry, CiAccessModel } from '../access/model';
+import type { RuleCheckContext } from '../access/ruleDiagnostics';
+import { scenarioForEntry, type JobScenario } from '../access/scenarios';
+import { simulateAccess, viaLabel, type AccessOutcome } from '../access/simulate';
+import { nodeAtPath, nodeSpan } from '../config/yamlDocument';
+import type { ParsedAgentConfig } from './siblings';
+
+export interface EntrySimulation {
+  readonly entry: AccessEntry;
+  /** One outcome per active scenario, in scenario order. */
+  readonly outcomes: readonly { scenario: JobScenario; outcome: AccessOutcome }[];
+}
+
+/** Every entry of a config simulated for every active scenario. */
+export interface ConfigSimulation {
+  readonly context: RuleCheckContext;
+  readonly model: CiAccessModel;
+  readonly entries: readonly EntrySimulation[];
+}
+
+/** One row of the scenario × entry table: what the results view and `agentcfg simulate` print. */
+export interface SimulationRow {
+  readonly scenario: string;
+  readonly project: string;
+  /** Where the entry is in the file (0-based line). */
+  readonly line: number | null;
+  readonly authorized: boolean;
+  /** `project acme/web`, `group acme`, `instance`, `implicit` (engine/access/simulate `viaLabel`). */
+  readonly via: string | null;
+  readonly rule: number | null;
+  readonly namespace: string | null;
+  readonly identity: string | null;
+  readonly problems: readonly string[];
+  /** Why the job gets no access; null when authorized. */
+  readonly denial: string | null;
+  readonly explanation: readonly string[];
+}
+
+export interface SimulationTable {
+  readonly agent: string;
+  /** The kubeconfig context GitLab names for the agent: `<config project path>:<agent>`. */
+  readonly context: string;
+  readonly scenarios: readonly string[];
+  readonly rows: readonly SimulationRow[];
+}
+
+/**
+ * Each entry of `model` simulated with every scenario of `context`, the entry's own project (or a
+ * project inside the entry's group) standing in for the job's, through the full model so shadowing
+ * by other entries shows as it would in GitLab. Outcomes are computed when first read: a hover
+ * simulates one entry, not all.
+ */
+export function simulateEntries(model: CiAccessModel, context: RuleCheckContext): ConfigSimulation {
+  const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].map((entry) =>
+    lazyEntry(entry, () => context.scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, context.agent, scenarioForEntry(scenario, entry, context.defaultBranch), context.options) }))),
+  );
+  return { context, model, entries };
+}
+
+/** The whole scenario × entry table of a config, rows in entry order then scenario order. */
+export function simulationTable(config: ParsedAgentConfig, simulation: ConfigSimulation): SimulationTable {
+  const { parsed } = config;
+  const { context } = simulation;
+  return {
+    agent: context.agent.name,
+    context: kubeContextName(context.agent),
+    scenarios: context.scenarios.map((s) => s.name),
+    rows: simulation.entries.flatMap(({ entry, outcomes }) => {
+      const span = parsed.doc ? nodeSpan(nodeAtPath(parsed.doc, entry.path)?.node) : null;
+      const line = span ? parsed.index.positionAt(span[0]).line : null;
+      return outcomes.map(({ scenario, outcome }) => ({
+        scenario: scenario.name,
+        project: scenarioForEntry(scenario, entry, context.defaultBranch).projectPath,
+        line,
+        authorized: outcome.authorized,
+        via: viaLabel(outcome),
+        rule: outcome.rule,
+        namespace: outcome.namespace,
+        identity: outcome.identity?.username ?? null,
+        problems: outcome.problems.map((p) => p.message),
+        denial: outcome.denial,
+        explanation: outcome.explanation,
+      }));
+    }),
+  };
+}
+
+/** An entry whose outcomes are simulated on first read, then kept. */
+function lazyEntry(entry: AccessEntry, simulate: () => EntrySimulation['outcomes']): EntrySimulation {
+  let outcomes: EntrySimulation['outcomes'] | undefined;
+  return {
+    entry,
+    get outcomes() {
+      return (outcomes ??= simulate());
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import type { TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { readCiAccess } from '../engine/access/model';
+import { parseYaml } from '../engine/config/yamlDocument';
+import { agentDirectoryOf, CONFIG_FILE_NAMES, DEFAULT_TEMPLATE_FILE_NAMES } from '../engine/files';
+import type { AgentSiblings, ParsedAgentConfig } from '../engine/project';
+import type { DocumentModels } from './documentModels';
+import { localFilePath } from './uriPaths';
+
+/**
+ * The editor's way of finding an agent file's sibling (config.yaml ↔ environment_templates/default.yaml):
+ * the open document when there is one, so unsaved edits count, otherwise the file on disk. It also
+ * says which open documents must be checked again when one changes. The checks themselves are the
+ * engine's (engine/project).
+ */
+export class AgentSiblingFinder {
+  /**
+   * A config read from disk (not open), by URI, kept while its text is unchanged: every keystroke in
+   * the template re-checks the pair, and parsing a large config whole takes hundreds of milliseconds.
+   */
+  private readonly configsOnDisk = new Map<string, { text: string; config: ParsedAgentConfig }>();
+
+  constructor(
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly models: DocumentModels,
+  ) {}
+
+  /** The siblings of the agent file at `uri`, looked up when the engine asks for them. */
+  siblingsOf(uri: string): AgentSiblings {
+    return {
+      config: () => {
+        const found = this.find(uri, CONFIG_FILE_NAMES);
+        return found === null ? null : this.parsedConfig(found);
+      },
+      defaultTemplate: () => this.find(uri, DEFAULT_TEMPLATE_FILE_NAMES)?.text ?? null,
+    };
+  }
+
+  /** Open documents whose diagnostics depend on `uri`: the agent's config for its default template, and back. */
+  dependents(uri: string): string[] {
+    const file = agentDirectoryOf(uri);
+    if (!file) return [];
+    const isConfig = (CONFIG_FILE_NAMES as readonly string[]).includes(file.inside);
+    if (!isConfig && !(DEFAULT_TEMPLATE_FILE_NAMES as readonly string[]).includes(file.inside)) return [];
+    return (isConfig ? DEFAULT_TEMPLATE_FILE_NAMES : CONFIG_FILE_NAMES).map((name) => file.directory + name).filter((other) => this.documents.get(other) !== undefined);
+  }
+
+  /** The sibling config, parsed: the open document's cached model, or the file on disk (cached by text). */
+  private parsedConfig(sibling: { uri: string; text: string }): ParsedAgentConfig {
+    const open = this.documents.get(sibling.uri);
+    if (open) return { parsed: this.models.get(open), ciAccess: this.models.ciAccess(open) };
+    const cached = this.configsOnDisk.get(sibling.uri);
+    if (cached?.text === sibling.text) return cached.config;
+    const parsed = parseYaml(sibling.text);
+    const config = { parsed, ciAccess: readCiAccess(parsed.value) };
+    this.configsOnDisk.set(sibling.uri, { text: sibling.text, config });
+    return config;
+  }
+
+  /** The first of `names` (inside the agent directory of `uri`) that is open or on disk. */
+  private find(uri: string, names: readonly string[]): { uri: string; text: string } | null {
+    const file = agentDirectoryOf(uri);
+    if (!file) return null;
+    for (const name of names) {
+      const target = file.directory + name;
+      const open = this.documents.get(target);
+      if (open) return { uri: target, text: open.getText() };
+      const local = localFilePath(target);
+      if (local === null) continue;
+      try {
+        return { uri: target, text: readFileSync(local, 'utf8') };
+      } catch {
+        // not on disk either: try the next spelling
+      }
+    }
+    return null;
+  }
+}
