@@ -41,3 +41,26 @@ test('the protocol modules import nothing (so the client cannot reach the engine
     assert.deepEqual(importsOf(file).filter((spec) => !spec.startsWith('./lsp/cluster/protocol')), [], file);
   }
 });
+
+test('the engine imports only itself and its parsing libraries: no editor, CLI, cluster or file-system code', () => {
+  // node:crypto computes GitLab's hash suffixes; the JSON schemas in schemas/ are data. Reading files is
+  // the faces' job (engine/project siblings).
+  const allowedPackages = new Set(['yaml', 'ajv', 're2js', 'node:crypto']);
+  const offending: string[] = [];
+  for (const file of sources('server/src/engine')) {
+    for (const spec of importsOf(file)) {
+      if (allowedPackages.has(spec)) continue;
+      const target = path.relative(root, path.resolve(root, path.dirname(file), spec)).replaceAll(path.sep, '/');
+      if (spec.startsWith('.') && (target.startsWith('server/src/engine/') || /^schemas\/[\w-]+\.schema\.json$/.test(target))) continue;
+      offending.push(`${file} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(offending, []);
+});
+
+test('the language server and the CLI check files only through the front door (engine/project)', () => {
+  // Assembling checks in a face is how the CLI once missed the rule checks the editor ran.
+  const assembling = /from '[./]*engine\/(config\/validateAgentConfig|crossFile\/agentFiles|access\/ruleDiagnostics|template\/diagnostics\/validateEnvironmentTemplate)'/;
+  const offending = [...sources('server/src/lsp'), ...sources('server/src/cli')].filter((file) => readFileSync(path.join(root, file), 'utf8').split('\n').some((line) => assembling.test(line) && !/import type/.test(line)));
+  assert.deepEqual(offending, []);
+});
