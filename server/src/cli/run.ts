@@ -10,6 +10,7 @@
  */
 import { UsageError } from './args';
 import type { CliCommand, CliIo } from './io';
+import { AGENTCFG_VERSION } from './version';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -71,7 +72,7 @@ function help(commands: readonly CliCommand[]): string {
     '',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'agentcfg <command> --help shows the usage of a command.',
+    'agentcfg <command> --help shows the usage of a command; agentcfg --version (-V) prints the version.',
     'Exit status: 0 success, 1 problems found or operation failed, 2 usage error, 3 internal error, 130 interrupted (Ctrl-C).',
     '',
   ].join('\n');
@@ -82,6 +83,10 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     io.out(help(commands));
+    return EXIT_OK;
+  }
+  if (name === '--version' || name === '-V') {
+    io.out(`agentcfg ${AGENTCFG_VERSION}\n`);
     return EXIT_OK;
   }
   if (!name) {

@@ -1,0 +1,33 @@
+/**
+ * The output formats of `agentcfg validate --format`: one module each, all fed the same results.
+ * `text` and `json` for people and scripts; `sarif` for code scanning dashboards; `codequality`
+ * for GitLab merge requests.
+ */
+import { renderCodeQuality } from './codeQuality';
+import type { FileReport, ReportContext } from './fileReport';
+import { renderJson } from './json';
+import { renderSarif } from './sarif';
+import { renderText } from './text';
+
+export type { FileReport, ReportContext } from './fileReport';
+
+export const REPORT_FORMATS = ['text', 'json', 'sarif', 'codequality'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export function isReportFormat(value: string): value is ReportFormat {
+  return (REPORT_FORMATS as readonly string[]).includes(value);
+}
+
+/** The whole report as one string, ready for stdout (JSON formats end with a newline). */
+export function renderReport(format: ReportFormat, results: readonly FileReport[], context: ReportContext): string {
+  switch (format) {
+    case 'text':
+      return renderText(results);
+    case 'json':
+      return renderJson(results);
+    case 'sarif':
+      return renderSarif(results, context);
+    case 'codequality':
+      return renderCodeQuality(results);
+  }
+}
