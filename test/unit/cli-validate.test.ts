@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import { agentcfg } from '../support/cli';
 import { repoRoot } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
-import { readFileSync } from 'node:fs';
-
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const BROKEN = 'examples/.gitlab/agents/broken-agent/config.yaml';
 const VALID = 'examples/.gitlab/agents/production-agent/config.yaml';
@@ -33,6 +33,27 @@ describe('agentcfg validate', () => {
     assert.equal(code, 1);
     assert.match(stdout, /^examples\/\.gitlab\/agents\/broken-agent\/config\.yaml:5:7: error: Unknown key "defualt_namespace" .* \[schema\.unknownKey\]$/m);
   });
+
+  // The three mistakes the rules design is about: before the front door (engine/project), the CLI
+  // skipped the rule and namespace checks and printed nothing for them, exit 0.
+  for (const [name, body, needle, expected] of [
+    ['an if: missing its right operand', '      rules:\n        - if: $A ==\n', '==', 'expr.syntax'],
+    ['a bare variable name in if:', '      rules:\n        - if: $CI_COMMIT_BRANCH == CI_DEFAULT_BRANCH\n', 'CI_DEFAULT_BRANCH', 'expr.missingDollar'],
+    ['a default_namespace Kubernetes refuses', '      default_namespace: My_Namespace\n', 'My_Namespace', 'namespace.invalid'],
+  ] as const) {
+    test(`${name}: reported at the editor's line and column, exit 1`, () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-'));
+      const file = path.join(dir, '.gitlab', 'agents', 'prod', 'config.yaml');
+      mkdirSync(path.dirname(file), { recursive: true });
+      const text = `ci_access:\n  projects:\n    - id: acme/web\n${body}`;
+      writeFileSync(file, text);
+      const { code, stdout } = agentcfg('validate', '--format', 'json', file);
+      assert.equal(code, 1);
+      const found = (JSON.parse(stdout) as { code: string; range: { start: unknown } }[]).find((d) => d.code === expected);
+      assert.ok(found, stdout);
+      assert.deepEqual(found.range.start, rangeOf(text, needle).start);
+    });
+  }
 
   test('a valid file exits 0 with no output', () => {
     assert.deepEqual(agentcfg('validate', VALID), { code: 0, stdout: '', stderr: '' });
