@@ -39,7 +39,9 @@ describe('agentcfg validate', () => {
   for (const [name, body, needle, expected] of [
     ['an if: missing its right operand', '      rules:\n        - if: $A ==\n', '==', 'expr.syntax'],
     ['a bare variable name in if:', '      rules:\n        - if: $CI_COMMIT_BRANCH == CI_DEFAULT_BRANCH\n', 'CI_DEFAULT_BRANCH', 'expr.missingDollar'],
-    ['a default_namespace Kubernetes refuses', '      default_namespace: My_Namespace\n', 'My_Namespace', 'namespace.invalid'],
+    // With rules GitLab creates the namespace before the job and an invalid one aborts it: an error.
+    // (Without rules it is a warning: the job starts, its kubectl commands fail.)
+    ['a default_namespace Kubernetes refuses', '      default_namespace: My_Namespace\n      rules:\n        - if: $CI_COMMIT_BRANCH == "main"\n', 'My_Namespace', 'namespace.invalid'],
   ] as const) {
     test(`${name}: reported at the editor's line and column, exit 1`, () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-'));
