@@ -45,7 +45,7 @@ const CASES: ReadonlyArray<readonly [readonly string[], RegExp]> = [
   // validate
   [['validate'], /name at least one file or directory/],
   [['validate', CONFIG, '--bogus'], /unknown option --bogus/],
-  [['validate', CONFIG, '--format', 'yaml'], /--format must be text or json, got "yaml"/],
+  [['validate', CONFIG, '--format', 'yaml'], /--format must be text, json, sarif or codequality, got "yaml"/],
   [['validate', CONFIG, '--target'], /--target needs a value/],
   [['validate', CONFIG, '--target', '--format', 'json'], /--target needs a value/],
   // simulate

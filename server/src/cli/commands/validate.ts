@@ -7,13 +7,10 @@ import { checkAgentFile, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type Pro
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
+import { isReportFormat, renderReport, REPORT_FORMATS, type FileReport } from '../reports';
+import { AGENTCFG_VERSION } from '../version';
 
-interface FileResult {
-  readonly file: string;
-  readonly diagnostics: readonly EngineDiagnostic[];
-}
-
-const USAGE = `agentcfg validate <paths...> [--format text|json] ${PROJECT_SETTING_USAGE}`;
+const USAGE = `agentcfg validate <paths...> [--format ${REPORT_FORMATS.join('|')}] ${PROJECT_SETTING_USAGE}`;
 
 /**
  * `agentcfg validate`: the editor's checks from the command line, through the same engine call
@@ -27,21 +24,20 @@ export const validateCommand: CliCommand = {
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['format', ...PROJECT_SETTING_OPTIONS.values], flags: [...PROJECT_SETTING_OPTIONS.flags] });
     const format = args.values.format ?? 'text';
-    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`);
+    if (!isReportFormat(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.slice(0, -1).join(', ')} or ${REPORT_FORMATS.at(-1)}, got "${format}"`);
     const settings = projectSettingsFromArgs(args, io.cwd);
     if (!args.positional.length) throw new UsageError('name at least one file or directory');
 
     const files = await expandPaths(args.positional, io);
-    const results: FileResult[] = [];
+    const results: FileReport[] = [];
     for (const file of files) results.push(await validateFile(file, settings, io));
 
-    if (format === 'json') io.out(JSON.stringify(results.flatMap(toJson), null, 2) + '\n');
-    else io.out(results.flatMap(toText).join(''));
+    io.out(renderReport(format, results, { toolVersion: AGENTCFG_VERSION }));
     return results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
   },
 };
 
-async function validateFile(file: string, settings: ProjectSettings, io: CliIo): Promise<FileResult> {
+async function validateFile(file: string, settings: ProjectSettings, io: CliIo): Promise<FileReport> {
   const absolute = path.resolve(io.cwd, file);
   let bytes: Uint8Array;
   try {
@@ -49,7 +45,8 @@ async function validateFile(file: string, settings: ProjectSettings, io: CliIo):
   } catch (err) {
     return { file, diagnostics: [fileError(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)] };
   }
-  return { file, diagnostics: checkAgentFile({ path: absolute, content: bytes }, settingsForFile(settings, absolute), siblingsOnDisk(absolute)) };
+  // The text goes with the report: Code Quality fingerprints hash the reported line (reports/fingerprint.ts).
+  return { file, text: Buffer.from(bytes).toString('utf8'), diagnostics: checkAgentFile({ path: absolute, content: bytes }, settingsForFile(settings, absolute), siblingsOnDisk(absolute)) };
 }
 
 /** The sibling of an agent's file, read from its agent directory when the engine asks for it. */
@@ -86,13 +83,4 @@ async function expandPaths(inputs: readonly string[], io: CliIo): Promise<string
 
 function fileError(message: string): EngineDiagnostic {
   return { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'file.unreadable', message };
-}
-
-function toJson(result: FileResult) {
-  return result.diagnostics.map((d) => ({ file: result.file, range: d.range, severity: d.severity, code: d.code, message: d.message }));
-}
-
-/** `file:line:col: severity: message [code]`, 1-based as compilers print them. */
-function toText(result: FileResult): string[] {
-  return result.diagnostics.map((d) => `${result.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
 }
