@@ -1,5 +1,5 @@
 // Benchmark (not a test): `rules:if` evaluation throughput and RE2 (re2js) vs JavaScript RegExp, including the
-// catastrophic `/(a+)+$/` case that motivates RE2 (spec §3.5). Run: node --import tsx bench/regex.ts
+// catastrophic `/(a+)+$/` case that motivates RE2 (docs/gitlab-behaviour.md#expression-regular-expressions). Run: node --import tsx bench/regex.ts
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { evaluate, parseExpression, UntrustedRegexp } from '../server/src/engine/expr/index';

@@ -28,7 +28,7 @@ for (const entry of model.projects.slice(0, 200)) for (const s of scenarios) sim
 t = performance.now();
 let authorized = 0;
 let runs = 0;
-// Only the first 500 entries are honoured by GitLab (spec §1.2): simulate every generated project path,
+// Only the first 500 entries are honoured by GitLab (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): simulate every generated project path,
 // the ones past the limit are (correctly) denied and cost the same lookup.
 for (let i = 0; i < ENTRIES; i++) {
   const projectPath = `acme/team-${i % 97}/service-${i}`;

@@ -1,4 +1,4 @@
-// Generates schemas/agent-config.schema.json from one readable description of spec §1.
+// Generates schemas/agent-config.schema.json from one readable description of docs/gitlab-behaviour.md#agent-configuration-file.
 // Why a generator: the ci_access entry shape repeats (projects, groups, instance), descriptions and
 // "since" metadata are easier to keep right in JavaScript, and the JSON stays the single artefact the
 // server, the CLI and other editors (yaml-language-server) consume. Run: node schemas/src/build-agent-config-schema.mjs
@@ -9,7 +9,7 @@ import { bool, CIDR, DNS1123_LABEL, DNS1123_SUBDOMAIN, doc, duration, label, obj
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-// §1.3 access_as: a protobuf oneof, so exactly one key.
+// docs/gitlab-behaviour.md#ci_access-entries access_as: a protobuf oneof, so exactly one key.
 const accessAs = {
   type: 'object',
   additionalProperties: false,
@@ -42,7 +42,7 @@ const accessAs = {
   },
 };
 
-// Seed 003: the proposed `rules` design (`if`, `namespace`, `when: never`). Accepted under the
+// docs/gitlab-behaviour.md#ci_access-rules-design: the proposed `rules` design (`if`, `namespace`, `when: never`). Accepted under the
 // `proposal` compatibility target; GitLab itself rejects the key (see the target setting).
 const rules = {
   type: 'array',
@@ -80,9 +80,9 @@ function ciAccessEntry(kind) {
   });
 }
 
-// §1.6 log_level_enum; protojson also accepts an enum's number (info 0, debug 1, warn 2, error 3), spec §1.1.
+// docs/gitlab-behaviour.md#observability-logging log_level_enum; protojson also accepts an enum's number (info 0, debug 1, warn 2, error 3), docs/gitlab-behaviour.md#config-file-location-and-parsing.
 const logLevel = (d, def) => ({ type: ['string', 'integer'], enum: ['info', 'debug', 'warn', 'error', 0, 1, 2, 3], default: def, ...doc(d, { def, extra: 'Also accepted: the level\'s number (`0` info, `1` debug, `2` warn, `3` error).' }) });
-// §1.5: Rails reads these from YAML, so a number is accepted; strings must be Kubernetes quantities.
+// docs/gitlab-behaviour.md#remote_development-settings: Rails reads these from YAML, so a number is accepted; strings must be Kubernetes quantities.
 const quantity = (d, numberAllowed) => ({ type: numberAllowed ? ['string', 'number'] : 'string', pattern: QUANTITY, 'x-format': 'quantity', ...doc(d) });
 const requestsOrLimits = (d) => obj({ cpu: quantity('CPU quantity, for example `"500m"` or `"1.5"`.', true), memory: quantity('Memory quantity, for example `"512Mi"`.', true) }, doc(d));
 const resources = (d) =>
@@ -90,12 +90,12 @@ const resources = (d) =>
     { requests: requestsOrLimits('Requests (`cpu`, `memory`).'), limits: requestsOrLimits('Limits (`cpu`, `memory`).') },
     {
       ...doc(d, { since: '16.8', def: {}, extra: 'When set, both `requests` and `limits` are required.' }),
-      // §1.5 "when set, requests and limits required": an empty mapping means unset.
+      // docs/gitlab-behaviour.md#remote_development-settings "when set, requests and limits required": an empty mapping means unset.
       if: { minProperties: 1 },
       then: { required: ['requests', 'limits'], properties: { requests: true, limits: true } },
     },
   );
-// §1.7: container scanning's quantities are protobuf strings, so a bare number is rejected ("fractional CPU must be quoted").
+// docs/gitlab-behaviour.md#container_scanning: container scanning's quantities are protobuf strings, so a bare number is rejected ("fractional CPU must be quoted").
 const quantities = (d) =>
   obj(
     { cpu: quantity('CPU quantity, quoted, for example `"500m"`.', false), memory: quantity('Memory quantity, for example `"500Mi"`.', false), ephemeral_storage: quantity('Ephemeral storage quantity, for example `"3Gi"`.', false) },
@@ -105,8 +105,8 @@ const quantities = (d) =>
 const HOSTNAME = '^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$';
 const cidr = (d) => ({ type: 'string', pattern: CIDR, 'x-format': 'cidr', patternErrorMessage: 'must be an IPv4 or IPv6 range in CIDR notation, such as "10.0.0.0/8" or "fd00::/8"', ...doc(d) });
 
-// §4.1 label/annotation keys: an optional DNS-1123 subdomain prefix (≤253) and `/`, then a name of
-// at most 63 characters. §1.5: prefixes ending in kubernetes.io, k8s.io or gitlab.com are reserved.
+// docs/gitlab-behaviour.md#names label/annotation keys: an optional DNS-1123 subdomain prefix (≤253) and `/`, then a name of
+// at most 63 characters. docs/gitlab-behaviour.md#remote_development-settings: prefixes ending in kubernetes.io, k8s.io or gitlab.com are reserved.
 const QUALIFIED_NAME = '^((?=[^/]{1,253}/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(?=[^/]{1,63}$)([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$';
 const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
 const labelKey = (what) => ({
@@ -225,7 +225,7 @@ const schema = {
       },
       {
         ...doc('Workspaces (remote development) settings (Premium/Ultimate). GitLab merges them over its defaults; while one is invalid, none can be updated.', { since: '15.11' }),
-        // §1.5 cross-field rules JSON Schema can express; each `then` fails on the offending key
+        // docs/gitlab-behaviour.md#remote_development-settings cross-field rules JSON Schema can express; each `then` fails on the offending key
         // itself, with an `errorMessage` that yaml-language-server shows too. The sum of hours and
         // the image pull secrets' uniqueness are checked by the server (crossFieldChecks.ts).
         allOf: [
@@ -317,7 +317,7 @@ const schema = {
         resource_requirements: obj({ requests: quantities('Requests of the scanner pods.'), limits: quantities('Limits of the scanner pods.') }, doc('Resources of the scanner pods.')),
         trivy_k8s_wrapper_image: obj({ repository: str('Image repository.') }, doc('Custom scanner image.')),
         scanner_timeout: duration('Timeout of one scan.', { since: '17.7', def: '300s' }),
-        // A uint64: protojson accepts a number or a decimal string (spec §1.7).
+        // A uint64: protojson accepts a number or a decimal string (docs/gitlab-behaviour.md#container_scanning).
         report_max_size: { type: ['integer', 'string'], pattern: '^[0-9]+$', minimum: 0, patternErrorMessage: 'must be a whole number of bytes', ...doc('Maximum report size in bytes.', { since: '17.7', def: 100000000 }) },
         delete_report_artifact: bool('Delete the report artifact after it is read.', { since: '17.9', def: true }),
         severity_threshold: { type: 'string', enum: ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'], ...doc('Lowest severity reported; less severe findings are dropped.', { since: '18.4' }) },
@@ -334,7 +334,7 @@ const schema = {
       },
       doc('Flux integration.'),
     ),
-    // §1.9: Flux replaces gitops, but not key for key (no quick fix renames it); starboard's settings
+    // docs/gitlab-behaviour.md#removed-keys: Flux replaces gitops, but not key for key (no quick fix renames it); starboard's settings
     // moved unchanged to container_scanning, so that one is a rename.
     gitops: removed('18.0', '`gitops` (pull-based deployment) was deprecated in 16.2 and removed in GitLab 18.0; use Flux.', { replacement: 'flux' }),
     starboard: removed('16.0', '`starboard` was removed in GitLab 16.0; use `container_scanning`.', { replacement: 'container_scanning', renameTo: 'container_scanning' }),

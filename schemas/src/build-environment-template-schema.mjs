@@ -1,6 +1,6 @@
 // Generates schemas/environment-template.schema.json: the shape of
-// .gitlab/agents/<agent>/environment_templates/default.yaml (spec §2.3–§2.6).
-// The schema describes the RAW template, which GitLab parses as YAML before rendering it (§2.3):
+// .gitlab/agents/<agent>/environment_templates/default.yaml (docs/gitlab-behaviour.md#gitlab-managed-resources).
+// The schema describes the RAW template, which GitLab parses as YAML before rendering it (docs/gitlab-behaviour.md#environment-template-file):
 // values may hold `{{ … }}` actions, so names are only checked after rendering (by the server).
 // Run: node schemas/src/build-environment-template-schema.mjs
 import { writeFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { doc, str } from './schema-helpers.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * §2.5 supported kinds with the API group each belongs to. The accepted versions are unknown
- * ([U]); the group is fixed by the kind, so only the group is checked.
+ * The supported kinds (docs/gitlab-behaviour.md#template-object-kinds) with the API group each belongs to. The accepted
+ * versions are not documented; the group is fixed by the kind, so only the group is checked.
  */
 const KINDS = [
   { kind: 'Namespace', group: '', d: 'A namespace for the environment.' },
@@ -37,7 +37,7 @@ const apiVersionPattern = (group) => (group ? `^${escape(group)}/v[0-9]+((alpha|
 const kubernetesObject = {
   type: 'object',
   required: ['apiVersion', 'kind', 'metadata'],
-  ...doc('A Kubernetes object GitLab renders and applies (server-side apply), labelled and annotated as managed by the agent (spec §2.6). Values may use template actions such as `"{{ .environment.slug }}"` (quoted: see the template file rules).'),
+  ...doc('A Kubernetes object GitLab renders and applies (server-side apply), labelled and annotated as managed by the agent. Values may use template actions such as `"{{ .environment.slug }}"` (quoted: see the template file rules).'),
   properties: {
     apiVersion: str('API version of the object, for example `v1` or `rbac.authorization.k8s.io/v1`.', {}, { minLength: 1 }),
     kind: {
@@ -50,7 +50,7 @@ const kubernetesObject = {
     metadata: {
       type: 'object',
       required: ['name'],
-      ...doc('Object metadata. GitLab adds its own labels and an annotation to every object (spec §2.6).'),
+      ...doc('Object metadata. GitLab adds its own labels and an annotation to every object.'),
       properties: {
         name: str('Name of the object. Rendered, it must be a valid Kubernetes name (a DNS-1123 label for a Namespace).', {}, { minLength: 1 }),
         namespace: str('Namespace of the object (namespaced kinds). Rendered, it must be a DNS-1123 label.', {}, { minLength: 1 }),

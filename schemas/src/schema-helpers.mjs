@@ -15,7 +15,7 @@ export function doc(d, { since, def, extra } = {}) {
   return { description: lines.join(' '), markdownDescription: lines.join('\n\n'), ...(def !== undefined ? { default: def } : {}), ...(since ? { 'x-since': since } : {}) };
 }
 
-/** A closed mapping (protojson rejects unknown fields, spec §1.1). */
+/** A closed mapping (protojson rejects unknown fields, docs/gitlab-behaviour.md#config-file-location-and-parsing). */
 export const obj = (properties, more = {}) => ({ type: 'object', additionalProperties: false, properties, ...more });
 
 export const str = (d, opts, more = {}) => ({ type: 'string', ...doc(d, opts), ...more });
@@ -25,7 +25,7 @@ export const bool = (d, opts) => ({ type: 'boolean', ...doc(d, opts) });
 /** A list of non-empty strings (PGV `min_len: 1` on every item). */
 export const strings = (d, opts, itemDoc = 'One value.') => ({ type: 'array', items: { type: 'string', minLength: 1, ...doc(itemDoc) }, ...doc(d, opts) });
 
-// Spec §4.1: DNS-1123 label and subdomain, exactly as apimachinery's validation.go writes them.
+// docs/gitlab-behaviour.md#names: DNS-1123 label and subdomain, exactly as apimachinery's validation.go writes them.
 const LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 export const DNS1123_LABEL = `^${LABEL}$`;
 export const DNS1123_SUBDOMAIN = `^${LABEL}(\\.${LABEL})*$`;
@@ -33,7 +33,7 @@ export const DNS1123_SUBDOMAIN = `^${LABEL}(\\.${LABEL})*$`;
 export const label = (d, opts) => ({ type: 'string', maxLength: 63, pattern: DNS1123_LABEL, 'x-format': 'dns1123Label', ...doc(d, opts) });
 export const subdomain = (d, opts) => ({ type: 'string', maxLength: 253, pattern: DNS1123_SUBDOMAIN, 'x-format': 'dns1123Subdomain', ...doc(d, opts) });
 
-// Spec §1.1: google.protobuf.Duration in protojson is a string of seconds with an `s` suffix.
+// docs/gitlab-behaviour.md#config-file-location-and-parsing: google.protobuf.Duration in protojson is a string of seconds with an `s` suffix.
 export const duration = (d, opts) => ({
   type: 'string',
   pattern: '^-?[0-9]+(\\.[0-9]{1,9})?s$',
@@ -41,7 +41,7 @@ export const duration = (d, opts) => ({
   ...doc(d, { ...opts, extra: 'A protobuf duration: seconds with an `s` suffix, for example `"3600s"` (not `1h`).' }),
 });
 
-// CIDRs: an IPv4 or IPv6 address and a prefix length valid for its family (RFC 4632, RFC 4291 §2.2).
+// CIDRs: an IPv4 or IPv6 address and a prefix length valid for its family (RFC 4632, RFC 4291 docs/gitlab-behaviour.md#opting-in-to-managed-resources).
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const IPV4 = `${OCTET}(\\.${OCTET}){3}`;
 const H16 = '[0-9a-fA-F]{1,4}';

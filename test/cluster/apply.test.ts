@@ -1,4 +1,4 @@
-// Apply of environment templates on the real control plane (issue 5, seed 000): fresh apply, no-op
+// Apply of environment templates on the real control plane (issue 5, docs/gitlab-behaviour.md#managed-resources-flow): fresh apply, no-op
 // re-apply (no writes, counted), prune after a template change, conflicts and force, refusals
 // before anything changes, Flux readiness (the test plays the kustomize-controller); the unattended
 // path (`--yes`: a plan without preview) sends no dry-run and still refuses what the guards refuse.
@@ -23,7 +23,8 @@ function gitlabMetadata(meta: V1ObjectMeta | undefined): { labels: Record<string
   return { labels: pick(meta?.labels), annotations: pick(meta?.annotations) };
 }
 
-test('fresh apply creates every object with GitLab labels/annotation (spec §2.6) and a cli-utils inventory (spec §5.3)', async (t) => {
+// docs/gitlab-behaviour.md#managed-object-labels-and-annotation, docs/gitlab-behaviour.md#inventories
+test('fresh apply creates every object with GitLab labels/annotation and a cli-utils inventory', async (t) => {
   const session = await testSession(t);
   const scope = await environmentScope(t, 'apply-fresh');
   const env = prepare(TEMPLATE, uniqueEnvironmentName('fresh'), scope.agentNamespace);
@@ -140,14 +141,15 @@ test('a field owned by another manager is a conflict naming it (409); only force
   assert.ok(again.objects.every((o) => o.conflict === undefined && o.action === 'unchanged'), 'after force we own the field again');
 });
 
-test('an unsupported kind (spec §2.5) is refused before anything changes', async (t) => {
+// docs/gitlab-behaviour.md#template-object-kinds
+test('an unsupported kind is refused before anything changes', async (t) => {
   const session = await testSession(t);
   const scope = await environmentScope(t, 'apply-kind');
   const env = prepare(fixtureTemplate('with-configmap.yaml'), uniqueEnvironmentName('kind'), scope.agentNamespace);
   scope.track(env);
   const plan = expectOk(await planApply(session, env));
   assert.equal(plan.blocked.length, 1);
-  assert.match(plan.blocked[0].message, /core\/v1\/ConfigMap 'settings' in namespace '.*': kind ConfigMap is not supported in environment templates \(spec §2\.5/);
+  assert.match(plan.blocked[0].message, /core\/v1\/ConfigMap 'settings' in namespace '.*': kind ConfigMap is not supported in environment templates \(supported: /);
   const result = await executeApply(session, plan);
   assert.equal(result.type, 'refused');
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);

@@ -123,9 +123,9 @@ test('delete_resources: never refuses with an explanation and deletes nothing', 
   await applyOk(session, env);
   const refused = await planDestroy(session, { inventory: env.inventory, deleteResources: env.deleteResources });
   assert.equal(refused.type, 'refused');
-  assert.match(describeOutcome(refused), /delete_resources: never`: GitLab never deletes the resources of this environment \(spec §2\.3\)\. Change it to `on_stop`/);
+  assert.match(describeOutcome(refused), /delete_resources: never`: GitLab never deletes the resources of this environment\. Change it to `on_stop`/);
   // Deleting from the editor's tree knows only the inventory: the strategy stored when the
-  // environment was applied decides, as Rails stores it with the environment (spec §2.3).
+  // environment was applied decides, as Rails stores it with the environment (docs/gitlab-behaviour.md#environment-template-file).
   const fromInventory = await planDestroy(session, { inventory: env.inventory });
   assert.equal(fromInventory.type, 'refused');
   assert.match(describeOutcome(fromInventory), /delete_resources: never/);

@@ -69,11 +69,13 @@ function accept(text: string, items: CompletionItem[], label: string): string {
   return text.slice(0, offsetOf(edit.range.start)) + inserted + text.slice(offsetOf(edit.range.end));
 }
 
-describe('keys (spec §1)', () => {
+// docs/gitlab-behaviour.md#agent-configuration-file
+describe('keys', () => {
   test('top-level keys on an empty document, removed keys hidden', async () => {
     const { items } = await complete('‸');
     assert.deepEqual(labels(items), ['ci_access', 'user_access', 'remote_development', 'observability', 'container_scanning', 'flux']);
-    for (const removed of ['gitops', 'starboard', 'cilium']) assert.ok(!items.some((i) => i.label === removed), `${removed} is removed (spec §1.2)`);
+    // docs/gitlab-behaviour.md#top-level-keys-and-list-limits
+    for (const removed of ['gitops', 'starboard', 'cilium']) assert.ok(!items.some((i) => i.label === removed), `${removed} is removed`);
     const ciAccess = item(items, 'ci_access');
     assert.equal(ciAccess.kind, CompletionItemKind.Property);
     assert.equal(ciAccess.insertTextFormat, InsertTextFormat.Snippet);
@@ -87,7 +89,7 @@ describe('keys (spec §1)', () => {
     assert.equal(accept(text, items, 'resource_management'), 'ci_access:\n  projects:\n    - id: acme/app\n      default_namespace: apps\n      resource_management:\n        enabled: true\n');
     const docs = String((item(items, 'resource_management').documentation as { value: string }).value);
     assert.match(docs, /Since GitLab 17\.9/, 'documentation says since which version');
-    assert.match(item(items, 'rules').detail ?? '', /seed 003/);
+    assert.match(item(items, 'rules').detail ?? '', /not shipped by GitLab/);
   });
 
   test('a new projects entry: a skeleton first, then the keys, required id first', async () => {
@@ -108,7 +110,8 @@ describe('keys (spec §1)', () => {
     assert.equal(accept(text, items, 'groups'), 'ci_access:\n  groups:\n    - id: group');
   });
 
-  test('a new rules item: if and namespace (seed 003)', async () => {
+  // docs/gitlab-behaviour.md#ci_access-rules-design
+  test('a new rules item: if and namespace', async () => {
     const { items, text } = await complete('ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - ‸');
     assert.deepEqual(labels(items), ['rule (if, namespace)', 'if', 'namespace', 'when']);
     assert.equal(
@@ -149,7 +152,8 @@ describe('values', () => {
   });
 });
 
-describe('environments (spec §1.3)', () => {
+// docs/gitlab-behaviour.md#ci_access-entries
+describe('environments', () => {
   test('the environments of the preset scenarios, and the review/* folder wildcard', async () => {
     const { items, text } = await complete('ci_access:\n  projects:\n    - id: a\n      environments:\n        - ‸\n');
     assert.deepEqual(labels(items), ['production', 'review/feature-login', 'review/*']);
@@ -157,7 +161,8 @@ describe('environments (spec §1.3)', () => {
   });
 });
 
-describe('rules:if (spec §3.2, §3.8)', () => {
+// docs/gitlab-behaviour.md#expression-lexer, docs/gitlab-behaviour.md#predefined-variables
+describe('rules:if', () => {
   const rule = (expression: string) => `ci_access:\n  projects:\n    - id: a\n      rules:\n        - if: ${expression}\n`;
 
   test('after $: the scenario variables first, then the predefined ones; job-only variables are not offered', async () => {
@@ -166,7 +171,8 @@ describe('rules:if (spec §3.2, §3.8)', () => {
     assert.deepEqual(order.slice(0, 2), ['$DEPLOY_TARGET', '$NIGHTLY']);
     assert.ok(order.includes('$CI_DEFAULT_BRANCH'));
     assert.ok(order.includes('$CI_ENVIRONMENT_SLUG'), 'the rules design reads environment variables (README choice)');
-    assert.ok(!order.includes('$CI_JOB_ID'), 'job-only variables are not set when rules are evaluated (spec §3.6)');
+    // docs/gitlab-behaviour.md#variables-available-to-job-rules
+    assert.ok(!order.includes('$CI_JOB_ID'), 'job-only variables are not set when rules are evaluated');
     assert.equal(item(items, '$DEPLOY_TARGET').detail, 'your scenarios: nightly, hotfix');
     assert.deepEqual((item(items, '$CI_DEFAULT_BRANCH').textEdit as TextEdit).range, { start: { line: 4, character: 35 }, end: { line: 4, character: 36 } });
     assert.equal(accept(text, items, '$CI_DEFAULT_BRANCH'), rule('$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH'));
@@ -195,7 +201,8 @@ describe('rules:if (spec §3.2, §3.8)', () => {
   });
 });
 
-describe('namespaces (spec §3.7)', () => {
+// docs/gitlab-behaviour.md#variable-expansion
+describe('namespaces', () => {
   test('$ and ${ forms; slugs first', async () => {
     const dollar = await complete('ci_access:\n  projects:\n    - id: a\n      rules:\n        - namespace: app-$‸\n');
     assert.deepEqual(labels(dollar.items).slice(0, 4), ['$DEPLOY_TARGET', '$NIGHTLY', '$CI_ENVIRONMENT_SLUG', '$CI_PROJECT_PATH_SLUG']);
@@ -228,7 +235,8 @@ describe('ids used elsewhere in the workspace', () => {
   });
 });
 
-describe('environment templates (spec §2.3–2.5)', () => {
+// docs/gitlab-behaviour.md#gitlab-managed-resources
+describe('environment templates', () => {
   test('template variables after {{ . and fields after {{ .project.', async () => {
     const variables = await complete('objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .‸ }}"\n', 'environment_templates/default.yaml');
     assert.equal(variables.items.length, 18);
@@ -253,7 +261,8 @@ describe('environment templates (spec §2.3–2.5)', () => {
     const kinds = await complete('objects:\n  - kind: Helm‸', 'environment_templates/default.yaml');
     assert.ok(labels(kinds.items).includes('HelmRelease'));
     assert.equal((item(kinds.items, 'HelmRelease').documentation as { value: string }).value, 'Flux: installs a Helm release.');
-    assert.equal(item(values.items, 'on_stop').detail, 'default', 'GitLab deletes on stop unless told otherwise (spec §2.3)');
+    // docs/gitlab-behaviour.md#environment-template-file
+    assert.equal(item(values.items, 'on_stop').detail, 'default', 'GitLab deletes on stop unless told otherwise');
   });
 });
 

@@ -10,7 +10,7 @@ import { reportFailure, showReport } from './results';
 const TITLE = 'Apply environment';
 
 /**
- * "Apply Environment" (seed 000): template → scenario → server-side dry-run plan, shown in the diff
+ * "Apply Environment" (docs/gitlab-behaviour.md#managed-resources-flow): template → scenario → server-side dry-run plan, shown in the diff
  * editor → modal confirmation listing creates/updates/prunes → a second, explicit confirmation when
  * fields owned by other managers would be taken over → apply with progress → the result.
  */

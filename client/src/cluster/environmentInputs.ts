@@ -7,7 +7,7 @@ const BUILT_IN = 'built-in';
 /** The template to render: a workspace file, or GitLab's built-in default for an agent. */
 export interface TemplateChoice {
   readonly agentName: string;
-  /** Absent: the built-in default template (spec §2.3, §2.7). */
+  /** Absent: the built-in default template (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#built-in-default-template). */
   readonly uri?: vscode.Uri;
   readonly label: string;
 }
@@ -18,7 +18,7 @@ function agentOf(uri: vscode.Uri | undefined): string | undefined {
 
 /**
  * Asks which template to apply. Offers every agent's `environment_templates/default.yaml` (GitLab
- * reads only `default`, spec §2.3), and the built-in default for agents without one; the current
+ * reads only `default`, docs/gitlab-behaviour.md#environment-template-file), and the built-in default for agents without one; the current
  * editor's agent comes first.
  */
 export async function pickTemplate(): Promise<TemplateChoice | undefined> {
@@ -46,7 +46,7 @@ export async function pickTemplate(): Promise<TemplateChoice | undefined> {
   return pick?.choice;
 }
 
-/** The server's active scenarios (its order), only those with an environment: GitLab renders templates only for jobs that have one (spec §2.2). */
+/** The server's active scenarios (its order), only those with an environment: GitLab renders templates only for jobs that have one (docs/gitlab-behaviour.md#opting-in-to-managed-resources). */
 export async function pickScenario(active: readonly ScenarioSetting[]): Promise<ScenarioSetting | undefined> {
   const scenarios = active.filter((s) => s.environmentName);
   if (scenarios.length === 0) {

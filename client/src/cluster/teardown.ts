@@ -67,7 +67,7 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
   deps.onChanged();
 }
 
-/** "Terminate Workspace" (seed 001): confirm, then run the termination to Terminated with progress. */
+/** "Terminate Workspace" (docs/gitlab-behaviour.md#workspace-termination): confirm, then run the termination to Terminated with progress. */
 export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Promise<void> {
   const title = 'Terminate workspace';
   let workspace: WorkspaceView | undefined = node?.type === 'workspace' ? node.workspace : undefined;
@@ -101,7 +101,7 @@ export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Pr
   deps.onChanged();
 }
 
-/** "Wait for Flux Sync" (seed 002): which object, which revision, then wait with progress. */
+/** "Wait for Flux Sync" (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job): which object, which revision, then wait with progress. */
 export async function waitForFluxSync(deps: Deps): Promise<void> {
   const title = 'Wait for Flux sync';
   const cluster = await deps.target.ensure();

@@ -68,7 +68,7 @@ export function timeoutOption(args: ParsedArgs): number | undefined {
 }
 
 /**
- * A GitLab environment name (spec §3, `Gitlab::Regex.environment_name_regex`): letters, digits,
+ * A GitLab environment name (docs/gitlab-behaviour.md#ci-expressions-and-variables, `Gitlab::Regex.environment_name_regex`): letters, digits,
  * space, `-`, `_`, `/`, `$`, `{`, `}`, `.`, not starting or ending with `/`.
  */
 export function environmentNameProblem(name: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * The managed environments on a cluster, for the tree view: every cli-utils inventory ConfigMap that
- * carries GitLab's environment annotation (spec §2.6, put there by apply), with the state of each
+ * carries GitLab's environment annotation (docs/gitlab-behaviour.md#managed-object-labels-and-annotation, put there by apply), with the state of each
  * object it tracks (present or missing, kstatus).
  */
 import { isRecord } from '../engine/data';
@@ -15,7 +15,7 @@ import { listInventories } from './inventory/store';
 import type { OperationOptions } from './progress';
 import { readinessOf } from './readiness';
 
-/** GitLab's environment identity, from the §2.6 annotation. */
+/** GitLab's environment identity, from its annotation (docs/gitlab-behaviour.md#managed-object-labels-and-annotation). */
 export interface EnvironmentIdentity {
   readonly environmentName: string;
   readonly environmentSlug: string;

@@ -8,7 +8,7 @@
  *   any namespace that holds an inventory ConfigMap of any agent — are never deleted, adopted or
  *   owned;
  * - an object is deleted or pruned only when its live copy says this inventory owns it
- *   (`config.k8s.io/owning-inventory`, docs/gitlab-behaviour.md "Inventories"), and never when it is
+ *   (`config.k8s.io/owning-inventory`, docs/gitlab-behaviour.md#inventories), and never when it is
  *   marked keep or detach (cli-utils' lifecycle annotations);
  * - an apply does not take over an object owned by another inventory, nor (unless adoption is
  *   asked for) one that no inventory owns — cli-utils' "must match" policy.

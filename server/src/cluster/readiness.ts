@@ -2,7 +2,7 @@
  * kstatus, the part our kinds need: is an object "current" (reconciled and ready)?
  * - Namespace: `status.phase` Active (Terminating is in progress).
  * - Objects with a `status.observedGeneration`: in progress until it equals `metadata.generation`.
- * - Objects with a Ready condition (Flux, spec §6.4): Ready=True is current; Stalled=True is failed;
+ * - Objects with a Ready condition (Flux, docs/gitlab-behaviour.md#flux-readiness): Ready=True is current; Stalled=True is failed;
  *   Ready=False is in progress (controllers retry) and carries the reason.
  * - Flux kinds are reconciled by a controller: until it has written a status they are in progress.
  * - Anything else (ServiceAccount, RoleBinding…) is current as soon as it exists.

@@ -7,13 +7,13 @@ import { pairOfKey, valueOfKey } from '../engine/config/yamlDocument';
 import type { DocumentModels } from './documentModels';
 import { localFilePath } from './uriPaths';
 
-/** Where GitLab looks for an agent's template: always the one named `default` (spec §2.3). */
+/** Where GitLab looks for an agent's template: always the one named `default` (docs/gitlab-behaviour.md#environment-template-file). */
 const TEMPLATE_PATH = ['environment_templates', 'default.yaml'] as const;
 
 /**
  * Document links from each `resource_management` key of `ci_access` to the agent's
  * `environment_templates/default.yaml`. When the file does not exist GitLab falls back to its
- * built-in default template (spec §2.3, §2.7): the tooltip says so, and the link still targets the
+ * built-in default template (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#built-in-default-template): the tooltip says so, and the link still targets the
  * path, where following it lets the user create the file.
  */
 export class DocumentLinksFeature {

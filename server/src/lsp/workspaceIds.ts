@@ -83,7 +83,7 @@ export class WorkspaceIds {
             const file = path.join(agents, agent, name);
             const info = await stat(file).catch(() => null);
             if (!info?.isFile()) continue;
-            // GitLab refuses configs over 128 KiB (spec §1.1), so their ids authorize nothing; skipping
+            // GitLab refuses configs over 128 KiB (docs/gitlab-behaviour.md#config-file-location-and-parsing), so their ids authorize nothing; skipping
             // them also spares a whole-file parse of a generated file at start-up (open ones still count).
             if (info.size > MAX_CONFIG_BYTES) continue;
             found.add(file);

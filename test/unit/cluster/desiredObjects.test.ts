@@ -1,5 +1,5 @@
-// What is applied: supported kinds only (spec §2.5), GitLab's labels/annotation (spec §2.6), the owning
-// inventory (spec §5.3), tier order, names checked before the API server sees them (spec §4.1).
+// What is applied: supported kinds only (docs/gitlab-behaviour.md#template-object-kinds), GitLab's labels/annotation (docs/gitlab-behaviour.md#managed-object-labels-and-annotation), the owning
+// inventory (docs/gitlab-behaviour.md#inventories), tier order, names checked before the API server sees them (docs/gitlab-behaviour.md#names).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prepareEnvironment } from '../../../server/src/cluster/apply/environment';
@@ -16,7 +16,8 @@ const data = built.data;
 const meta = { data, templateName: 'default', inventoryId: 'inv' };
 const slug = data.environment.slug;
 
-test('spec §2.6: exact labels and annotation; the owning-inventory annotation; user labels kept', () => {
+// docs/gitlab-behaviour.md#managed-object-labels-and-annotation
+test('exact labels and annotation; the owning-inventory annotation; user labels kept', () => {
   const { objects, problems } = desiredObjects([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', labels: { team: 'a' } } }], meta);
   assert.deepEqual(problems, []);
   const m = objects[0].manifest.metadata!;
@@ -68,7 +69,7 @@ test('refusals: unsupported kind, missing namespace, namespace on a Namespace, d
   assert.deepEqual(
     problems.map((p) => [p.index, p.message]),
     [
-      [0, "core/v1/ConfigMap 'c' in namespace 'n': kind ConfigMap is not supported in environment templates (spec §2.5: Namespace, ServiceAccount, RoleBinding (rbac.authorization.k8s.io), GitRepository (source.toolkit.fluxcd.io), HelmRepository (source.toolkit.fluxcd.io), HelmChart (source.toolkit.fluxcd.io), Bucket (source.toolkit.fluxcd.io), OCIRepository (source.toolkit.fluxcd.io), Kustomization (kustomize.toolkit.fluxcd.io), HelmRelease (helm.toolkit.fluxcd.io), Alert (notification.toolkit.fluxcd.io), Provider (notification.toolkit.fluxcd.io), Receiver (notification.toolkit.fluxcd.io))"],
+      [0, "core/v1/ConfigMap 'c' in namespace 'n': kind ConfigMap is not supported in environment templates (supported: Namespace, ServiceAccount, RoleBinding (rbac.authorization.k8s.io), GitRepository (source.toolkit.fluxcd.io), HelmRepository (source.toolkit.fluxcd.io), HelmChart (source.toolkit.fluxcd.io), Bucket (source.toolkit.fluxcd.io), OCIRepository (source.toolkit.fluxcd.io), Kustomization (kustomize.toolkit.fluxcd.io), HelmRelease (helm.toolkit.fluxcd.io), Alert (notification.toolkit.fluxcd.io), Provider (notification.toolkit.fluxcd.io), Receiver (notification.toolkit.fluxcd.io))"],
       [1, "core/v1/ServiceAccount 'sa' has no metadata.namespace; set it explicitly (objects are never put in a default namespace)"],
       [2, "core/v1/Namespace 'n' in namespace 'x' is cluster-scoped and must not set metadata.namespace"],
       [4, "core/v1/Namespace 'ok' appears twice (objects[3] and objects[4])"],

@@ -1,5 +1,5 @@
 /**
- * `agentcfg apply`: the three steps of seed 000 from the command line — render, plan (server-side
+ * `agentcfg apply`: the three steps of docs/gitlab-behaviour.md#managed-resources-flow from the command line — render, plan (server-side
  * dry-run and diff), confirm, server-side apply and wait until ready. With `--yes` (and no
  * `--dry-run`) nobody reads a preview: the plan reads and guards without dry-running, and the apply
  * itself says what changed.

@@ -1,6 +1,6 @@
 /**
  * What `agentcfg render|apply|destroy` share: the template to use, the scenario and ids it is
- * rendered for (spec §2.4), and how template errors are printed.
+ * rendered for (docs/gitlab-behaviour.md#template-variables-and-functions), and how template errors are printed.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

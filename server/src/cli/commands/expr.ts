@@ -12,7 +12,7 @@ const USAGE =
 export const EXIT_EXPRESSION_ERROR = 2;
 
 /**
- * `agentcfg expr`: evaluates a `rules:if` expression exactly as GitLab would (spec §3.1–3.5).
+ * `agentcfg expr`: evaluates a `rules:if` expression exactly as GitLab would (docs/gitlab-behaviour.md#ci-expressions-and-variables).
  *
  * Plain output is the value — strings raw, `null`, `true`/`false`, a regexp as `/pattern/flags` — and exit 0.
  * `--json` prints one line `{"value": …, "truthy": …}` or `{"error": …, "range": {"start", "end"}, "kind": …}`

@@ -15,7 +15,7 @@ const USAGE = `agentcfg flux wait --kind Kustomization|OCIRepository --name <nam
 const KINDS = ['Kustomization', 'OCIRepository'] as const;
 
 /**
- * `agentcfg flux wait`: blocks until Flux has applied a revision (seed 002, spec §6) — exit 0 when
+ * `agentcfg flux wait`: blocks until Flux has applied a revision (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux) — exit 0 when
  * applied, 1 when the controller reports a failure or the timeout passes (the message says the last
  * state seen), 2 for a usage error (a revision that is not one, a name Kubernetes would refuse),
  * 130 on Ctrl-C. Read-only: `--yes` and `--dry-run` are accepted for symmetry and change nothing.

@@ -1,4 +1,4 @@
-/** `agentcfg render`: GitLab's render step (seed 000 step 2) for a scenario, without a cluster. */
+/** `agentcfg render`: GitLab's render step (step 2 of docs/gitlab-behaviour.md#managed-resources-flow) for a scenario, without a cluster. */
 import { stringify } from 'yaml';
 import { formatRef } from '../../cluster/kube/objectRef';
 import { parseArgs } from '../args';
@@ -11,7 +11,7 @@ const USAGE = `agentcfg render ${ENVIRONMENT_USAGE}
 
 /**
  * Prints the objects the template renders to, as they would be applied (GitLab's labels and
- * annotation, spec §2.6, and the owning inventory), or the template errors with line and column.
+ * annotation, docs/gitlab-behaviour.md#managed-object-labels-and-annotation, and the owning inventory), or the template errors with line and column.
  * Exit 1 on template errors or objects that cannot be applied.
  */
 export const renderCommand: CliCommand = {
@@ -28,7 +28,7 @@ export const renderCommand: CliCommand = {
       return 1;
     }
     const env = prepared.environment;
-    if (prepared.templateFile === undefined) io.err('agentcfg render: no template file given: GitLab\'s built-in default template is used (spec §2.7)\n');
+    if (prepared.templateFile === undefined) io.err('agentcfg render: no template file given: GitLab\'s built-in default template is used\n');
     io.err(diagnosticLines(prepared.templateFile, env.rendered.warnings));
     if (format === 'json') {
       io.out(

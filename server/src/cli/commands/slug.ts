@@ -10,7 +10,7 @@ const KINDS: Readonly<Record<string, (name: string) => string>> = {
 
 /**
  * `agentcfg slug environment|ref|project <name>`: prints `CI_ENVIRONMENT_SLUG`, `CI_COMMIT_REF_SLUG` or
- * `CI_PROJECT_PATH_SLUG` for the name, computed as GitLab does (spec §3.9).
+ * `CI_PROJECT_PATH_SLUG` for the name, computed as GitLab does (docs/gitlab-behaviour.md#ref-and-environment-slugs).
  */
 export const slugCommand: CliCommand = {
   name: 'slug',

@@ -9,7 +9,7 @@ import type { CliCommand, CliIo } from '../io';
 import { checkName, choiceOption, nameOption } from '../options';
 import { observeTermination, observeWorkspaceApply } from '../progressLedgers';
 
-/** The states Rails computes (spec §5.4); `--actual-state` is one of them. A Record, so none is missed. */
+/** The states Rails computes (docs/gitlab-behaviour.md#workspace-states); `--actual-state` is one of them. A Record, so none is missed. */
 const ACTUAL_STATE_KEYS: Readonly<Record<WorkspaceActualState, true>> = {
   CreationRequested: true,
   Starting: true,
@@ -142,7 +142,7 @@ async function list(args: ParsedArgs, io: CliIo): Promise<number> {
 
 /**
  * `agentcfg workspace apply|terminate|list`: a remote development workspace's `config_to_apply` applied
- * and terminated as agentk does (seed 001, spec §5), and the workspaces found on the cluster.
+ * and terminated as agentk does (docs/gitlab-behaviour.md#workspace-termination, docs/gitlab-behaviour.md#remote-development-workspaces), and the workspaces found on the cluster.
  */
 export const workspaceCommand: CliCommand = {
   name: 'workspace',

@@ -1,7 +1,7 @@
 /**
  * From rendered template objects to what will be applied: each object checked (a Kubernetes object,
- * a supported kind (spec §2.5), namespaced kinds with a namespace, no duplicates), then labelled and
- * annotated as GitLab does (spec §2.6) and marked with its owning inventory (spec §5.3). Pure.
+ * a supported kind (docs/gitlab-behaviour.md#template-object-kinds), namespaced kinds with a namespace, no duplicates), then labelled and
+ * annotated as GitLab does (docs/gitlab-behaviour.md#managed-object-labels-and-annotation) and marked with its owning inventory (docs/gitlab-behaviour.md#inventories). Pure.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isRecord } from '../../engine/data';
@@ -59,7 +59,7 @@ const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /**
  * Why a name cannot be used, checked before the API server sees it so the message says what to fix
- * (spec §4.1): namespaces are DNS-1123 labels, other objects DNS-1123 subdomains; RBAC names are
+ * (docs/gitlab-behaviour.md#names): namespaces are DNS-1123 labels, other objects DNS-1123 subdomains; RBAC names are
  * freer, but client-node 1.x lower-cases request paths, so capitals cannot be addressed.
  */
 function nameProblem(ref: ObjectRef): string | undefined {
@@ -98,7 +98,7 @@ export function desiredObjects(rendered: readonly unknown[], meta: ManagedMetada
     }
     const supported = supportedKind(ref.group, ref.kind);
     if (!supported) {
-      problems.push({ index, ref, message: `${formatRef(ref)}: kind ${ref.kind}${ref.group ? ` (${ref.group})` : ''} is not supported in environment templates (spec §2.5: ${supportedKindsText()})` });
+      problems.push({ index, ref, message: `${formatRef(ref)}: kind ${ref.kind}${ref.group ? ` (${ref.group})` : ''} is not supported in environment templates (supported: ${supportedKindsText()})` });
       return;
     }
     if (supported.namespaced && ref.namespace === '') {

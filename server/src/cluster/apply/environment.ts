@@ -1,7 +1,7 @@
 /**
- * GitLab's three steps of seed 000, the first two here (pure): get the template (the repository's
- * `default.yaml`, or the built-in default when it is absent, spec §2.3) and render it for a scenario
- * (spec §2.4); then the objects to apply and the environment's inventory. planApply/executeApply do
+ * GitLab's three steps of docs/gitlab-behaviour.md#managed-resources-flow, the first two here (pure): get the template (the repository's
+ * `default.yaml`, or the built-in default when it is absent, docs/gitlab-behaviour.md#environment-template-file) and render it for a scenario
+ * (docs/gitlab-behaviour.md#template-variables-and-functions); then the objects to apply and the environment's inventory. planApply/executeApply do
  * the third step, ensuring them on the cluster.
  */
 import type { EngineDiagnostic } from '../../engine/diagnostics';
@@ -37,12 +37,12 @@ export interface PreparedEnvironment {
   /** Where the environment's inventory lives (objects: the desired ones). */
   readonly inventory: Inventory;
   /**
-   * The inventory ConfigMap's labels and annotations: spec §2.6's, so environments can be found, and
+   * The inventory ConfigMap's labels and annotations: GitLab's (docs/gitlab-behaviour.md#managed-object-labels-and-annotation), so environments can be found, and
    * the deletion strategy ({@link DELETE_RESOURCES_ANNOTATION}).
    */
   readonly inventoryLabels: Readonly<Record<string, string>>;
   readonly inventoryAnnotations: Readonly<Record<string, string>>;
-  /** `delete_resources` as GitLab stores it (raw template), `on_stop` when absent [U]. */
+  /** `delete_resources` as GitLab stores it (raw template), `on_stop` when absent. */
   readonly deleteResources: string;
 }
 
@@ -52,7 +52,7 @@ export type PrepareResult =
   | { readonly ok: false; readonly stage: 'data'; readonly message: string }
   | { readonly ok: false; readonly stage: 'render'; readonly errors: readonly EngineDiagnostic[]; readonly usedDefaultTemplate: boolean };
 
-/** Renders the template for the scenario and decorates the objects (spec §2.3, §2.4, §2.6, §5.3). */
+/** Renders the template for the scenario and decorates the objects (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#template-variables-and-functions, docs/gitlab-behaviour.md#managed-object-labels-and-annotation, docs/gitlab-behaviour.md#inventories). */
 export function prepareEnvironment(input: EnvironmentInput): PrepareResult {
   const built = buildTemplateData(input.scenario, input.ids);
   if (!built.ok) return { ok: false, stage: 'data', message: built.message };

@@ -1,15 +1,15 @@
 /**
- * GitLab's labels and annotation on every managed object (spec §2.6), so what we create looks like
+ * GitLab's labels and annotation on every managed object (docs/gitlab-behaviour.md#managed-object-labels-and-annotation), so what we create looks like
  * what the agent creates, plus the names of the environment's inventory.
  */
 import type { EnvironmentTemplateData } from '../../engine/template/templateVariables';
 
-/** The §2.6 identity suffix `<env_slug>-<project_id>-<agent_id>`. */
+/** The identity suffix `<env_slug>-<project_id>-<agent_id>` (docs/gitlab-behaviour.md#managed-object-labels-and-annotation). */
 export function environmentKey(data: EnvironmentTemplateData): string {
   return `${data.environment.slug}-${data.project.id}-${data.agent.id}`;
 }
 
-/** Labels of spec §2.6 (all with empty values). */
+/** Labels of docs/gitlab-behaviour.md#managed-object-labels-and-annotation (all with empty values). */
 export function gitlabLabels(data: EnvironmentTemplateData): Record<string, string> {
   return {
     [`agent.gitlab.com/id-${data.agent.id}`]: '',
@@ -20,9 +20,9 @@ export function gitlabLabels(data: EnvironmentTemplateData): Record<string, stri
 }
 
 /**
- * The annotation of spec §2.6: key `agent.gitlab.com/env-<slug>-<project_id>-<agent_id>`, value a
+ * The annotation of docs/gitlab-behaviour.md#managed-object-labels-and-annotation: key `agent.gitlab.com/env-<slug>-<project_id>-<agent_id>`, value a
  * JSON object with the documented keys in the documented order; ids as JSON numbers and
- * `environment_url` left out when empty (it is the one optional key) [I].
+ * `environment_url` left out when empty (it is the one optional key; our choice).
  */
 export function gitlabAnnotations(data: EnvironmentTemplateData, templateName: string): Record<string, string> {
   const value = {
@@ -46,16 +46,16 @@ export function gitlabAnnotations(data: EnvironmentTemplateData, templateName: s
 
 /**
  * Annotation on an environment's inventory ConfigMap: the template's `delete_resources` when it was
- * last applied. Rails stores it with the environment at that moment (spec §2.3) and deletes by it;
+ * last applied. Rails stores it with the environment at that moment (docs/gitlab-behaviour.md#environment-template-file) and deletes by it;
  * this is where we keep it, so that a deletion that knows only the inventory (the editor's tree)
  * still refuses `never`.
  */
 export const DELETE_RESOURCES_ANNOTATION = 'gitlab-agent-config/delete-resources';
 
-/** The namespace the agent runs in, where inventories go unless told otherwise [U]. */
+/** The namespace the agent runs in, where inventories go unless told otherwise (our choice). */
 export const DEFAULT_AGENT_NAMESPACE = 'gitlab-agent';
 
-/** Name (and id) of an environment's inventory ConfigMap: `gitlab-env-<slug>-<project_id>-<agent_id>` [U]. */
+/** Name (and id) of an environment's inventory ConfigMap: `gitlab-env-<slug>-<project_id>-<agent_id>` (our choice: GitLab does not document its name). */
 export function environmentInventoryName(data: EnvironmentTemplateData): string {
   return `gitlab-env-${environmentKey(data)}`;
 }

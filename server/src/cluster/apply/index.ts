@@ -1,4 +1,4 @@
-/** Apply an environment template (seed 000, spec §2): prepare (render), plan (dry-run + diff), execute. */
+/** Apply an environment template (docs/gitlab-behaviour.md#managed-resources-flow, docs/gitlab-behaviour.md#gitlab-managed-resources): prepare (render), plan (dry-run + diff), execute. */
 export { prepareEnvironment, type EnvironmentInput, type PrepareResult, type PreparedEnvironment } from './environment';
 export { planApply, conflictsOf, isNoop, type ApplyAction, type ApplyPlan, type PlanOptions, type PlannedObject, type SkippedEntry } from './plan';
 export { executeApply, DEFAULT_APPLY_TIMEOUT_MS, type ApplyResult, type ExecuteApplyOptions } from './execute';

@@ -1,7 +1,7 @@
 /**
- * The kinds an environment template may contain (spec §2.5) and where each goes in the apply order:
+ * The kinds an environment template may contain (docs/gitlab-behaviour.md#template-object-kinds) and where each goes in the apply order:
  * Namespace → ServiceAccount/RBAC → the rest → Flux objects (deletion runs the other way round).
- * Any version of these group/kinds is accepted (the accepted versions are [U] in the spec).
+ * Any version of these group/kinds is accepted (GitLab documents no versions).
  */
 
 /** Apply order tiers. */
@@ -18,7 +18,7 @@ export interface SupportedKind {
 
 const FLUX_SOURCE = 'source.toolkit.fluxcd.io';
 
-/** Spec §2.5, in the documentation's order. */
+/** docs/gitlab-behaviour.md#template-object-kinds, in the documentation's order. */
 export const SUPPORTED_KINDS: readonly SupportedKind[] = [
   { group: '', kind: 'Namespace', namespaced: false, tier: 'namespaces' },
   { group: '', kind: 'ServiceAccount', namespaced: true, tier: 'identities' },

@@ -1,5 +1,5 @@
 /**
- * Deleting an environment's resources (`delete_resources: on_stop`, spec §2.3/§2.8): exactly the
+ * Deleting an environment's resources (`delete_resources: on_stop`, docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#managed-resources-flow): exactly the
  * objects its inventory lists, each checked by the guards against its live copy, each deletion
  * dry-run first when a person reviews the plan. `never` refuses with GitLab's reason.
  */
@@ -56,7 +56,7 @@ export interface DestroyPlan {
 export function deletionRefusal(deleteResources: string | undefined): string | undefined {
   if (deleteResources === undefined || deleteResources === 'on_stop') return undefined;
   if (deleteResources === 'never') {
-    return 'the template says `delete_resources: never`: GitLab never deletes the resources of this environment (spec §2.3). Change it to `on_stop` to allow deleting them.';
+    return 'the template says `delete_resources: never`: GitLab never deletes the resources of this environment. Change it to `on_stop` to allow deleting them.';
   }
   return `the template's \`delete_resources: ${deleteResources}\` is not a value GitLab knows (on_stop, never); nothing is deleted.`;
 }

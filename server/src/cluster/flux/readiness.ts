@@ -1,7 +1,7 @@
 /**
  * Has a Kustomization applied the revision waited for? kstatus-style readiness of Flux objects
- * (spec §6.4), pure: Ready=True for the current generation (`status.observedGeneration ==
- * metadata.generation`) and `status.lastAppliedRevision` matching (spec §6.3); Stalled=True, or
+ * (docs/gitlab-behaviour.md#flux-readiness), pure: Ready=True for the current generation (`status.observedGeneration ==
+ * metadata.generation`) and `status.lastAppliedRevision` matching (docs/gitlab-behaviour.md#flux-revision-formats); Stalled=True, or
  * Ready=False for the revision waited for, is a failure with the controller's reason and message.
  */
 import { asRecord } from '../../engine/data';
@@ -19,7 +19,7 @@ interface Condition {
   message: string;
 }
 
-/** The source artifact a Kustomization reads, when it is an OCIRepository (for commit linkage, §6.2). */
+/** The source artifact a Kustomization reads, when it is an OCIRepository (for commit linkage, docs/gitlab-behaviour.md#oci-artifact-origin-revision). */
 export interface SourceArtifact {
   /** `status.artifact.revision` of the OCIRepository. */
   revision?: string;
@@ -29,7 +29,7 @@ export interface SourceArtifact {
 
 export const OCI_REVISION_ANNOTATION = 'org.opencontainers.image.revision';
 
-/** The artifact of an OCIRepository object (spec §6.2: metadata carries the OCI annotations). */
+/** The artifact of an OCIRepository object (docs/gitlab-behaviour.md#oci-artifact-origin-revision: metadata carries the OCI annotations). */
 export function ociArtifact(ociRepository: unknown): SourceArtifact {
   const artifact = asRecord(asRecord(asRecord(ociRepository)?.status)?.artifact);
   const metadata = asRecord(artifact?.metadata);
@@ -60,7 +60,7 @@ function originsFor(revision: string | undefined, recordedOrigin: string | undef
 }
 
 /**
- * What an OCIRepository says about itself (spec §6.4): a failure source-controller will not retry
+ * What an OCIRepository says about itself (docs/gitlab-behaviour.md#flux-readiness): a failure source-controller will not retry
  * (Stalled=True), or a problem worth showing while waiting (Ready=False, FetchFailed=True, …).
  */
 export function ociRepositoryProblem(ociRepository: unknown): { stalled: boolean; reason: string; message: string } | undefined {

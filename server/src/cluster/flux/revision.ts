@@ -1,5 +1,5 @@
 /**
- * Flux revision strings (spec §6.3) and how a revision a user waits for is matched against what a
+ * Flux revision strings (docs/gitlab-behaviour.md#flux-revision-formats) and how a revision a user waits for is matched against what a
  * Kustomization applied. Pure.
  *
  * | Source           | artifact revision                         |
@@ -11,7 +11,7 @@
 export type WantedRevision =
   /** A git commit: `<ref>@sha1:<sha>` or a bare (possibly short, ≥ 7) hex sha. */
   | { kind: 'commit'; commit: string; text: string }
-  /** An OCI digest: `sha256:<hex>` or `<tag>@sha256:<hex>`, matched on the digest alone (spec §6.3). */
+  /** An OCI digest: `sha256:<hex>` or `<tag>@sha256:<hex>`, matched on the digest alone (docs/gitlab-behaviour.md#flux-revision-formats). */
   | { kind: 'digest'; digest: string; text: string };
 
 const SHA1_REVISION = /^(?:.*@)?sha1:([0-9a-f]{7,40})$/i;
@@ -19,14 +19,14 @@ const LEGACY_GIT_REVISION = /^.+\/([0-9a-f]{40})$/i;
 const BARE_SHA = /^[0-9a-f]{7,40}$/i;
 const DIGEST = /^(sha256|sha384|sha512):[0-9a-f]{32,128}$/i;
 
-/** The digest part of a revision: everything after the last `@` (spec §6.3, `digestFromRevision`). */
+/** The digest part of a revision: everything after the last `@` (docs/gitlab-behaviour.md#flux-revision-formats, `digestFromRevision`). */
 export function digestFromRevision(revision: string): string {
   return revision.slice(revision.lastIndexOf('@') + 1);
 }
 
 /**
  * The git commit a revision names: `<ref>@sha1:<sha>`, the legacy `<ref>/<sha>`, or a bare sha (as
- * GitLab's OCI tutorial writes `org.opencontainers.image.revision` = `$CI_COMMIT_SHORT_SHA`, §6.2).
+ * GitLab's OCI tutorial writes `org.opencontainers.image.revision` = `$CI_COMMIT_SHORT_SHA`, docs/gitlab-behaviour.md#oci-artifact-origin-revision).
  */
 export function commitFromRevision(revision: string): string | undefined {
   const trimmed = revision.trim();
@@ -57,12 +57,12 @@ export interface AppliedRevision {
   revision?: string;
   /**
    * The origin revision: `status.lastAppliedOriginRevision`, or the OCI artifact's
-   * `org.opencontainers.image.revision` metadata when that artifact is the one applied (spec §6.2).
+   * `org.opencontainers.image.revision` metadata when that artifact is the one applied (docs/gitlab-behaviour.md#oci-artifact-origin-revision).
    */
   originRevisions?: readonly string[];
 }
 
-/** Whether what was applied is the revision waited for (spec §6.3, §6.4). */
+/** Whether what was applied is the revision waited for (docs/gitlab-behaviour.md#flux-revision-formats, docs/gitlab-behaviour.md#flux-readiness). */
 export function revisionMatches(wanted: WantedRevision, applied: AppliedRevision): boolean {
   if (!applied.revision) return false;
   if (wanted.kind === 'digest') return digestFromRevision(applied.revision).toLowerCase() === wanted.digest;

@@ -1,8 +1,8 @@
 /**
- * "Wait for Flux sync" (seed 002, spec §6): watch (never poll) until a Kustomization — or every
+ * "Wait for Flux sync" (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux): watch (never poll) until a Kustomization — or every
  * Kustomization whose `spec.sourceRef` is the given OCIRepository — has applied a revision: a git
  * commit, an OCI digest, or a commit linked to an OCI artifact through its
- * `org.opencontainers.image.revision` metadata or `status.lastAppliedOriginRevision` (spec §6.2).
+ * `org.opencontainers.image.revision` metadata or `status.lastAppliedOriginRevision` (docs/gitlab-behaviour.md#oci-artifact-origin-revision).
  * Ends with the controller's reason on failure, or a timeout that says what was last seen.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -20,7 +20,7 @@ export interface FluxWaitOptions extends OperationOptions {
   readonly kind: FluxWaitKind;
   readonly name: string;
   readonly namespace: string;
-  /** `<ref>@sha1:<sha>`, a commit sha, `sha256:<digest>` or `<tag>@sha256:<digest>` (spec §6.3). */
+  /** `<ref>@sha1:<sha>`, a commit sha, `sha256:<digest>` or `<tag>@sha256:<digest>` (docs/gitlab-behaviour.md#flux-revision-formats). */
   readonly revision: string;
 }
 
@@ -98,7 +98,7 @@ function evaluate(options: FluxWaitOptions, kustomizations: ReadonlyMap<string, 
   return pending.length === 0 ? { type: 'synced', value: synced } : { type: 'pending', message: pending.join('; ') };
 }
 
-/** Waits until Flux has applied `options.revision` (seed 002). */
+/** Waits until Flux has applied `options.revision` (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job). */
 export async function waitForFluxSync(session: ClusterSession, options: FluxWaitOptions): Promise<ClusterOutcome<FluxWaitResult>> {
   const wanted = parseWantedRevision(options.revision);
   if ('error' in wanted) return { type: 'invalid', causes: [], message: wanted.error };
@@ -141,7 +141,7 @@ export async function waitForFluxSync(session: ClusterSession, options: FluxWait
     const fail = (failure: ClusterFailure): void => finish(failure);
 
     void (async () => {
-      // OCIRepositories are read for the commit linkage (spec §6.2). Waiting on a Kustomization still
+      // OCIRepositories are read for the commit linkage (docs/gitlab-behaviour.md#oci-artifact-origin-revision). Waiting on a Kustomization still
       // works without them (a cluster without the kind, an identity that may not list them): then only
       // lastAppliedOriginRevision links a digest to a commit.
       const repoView = await watchCollection(session, OCI_REPOSITORY, options.namespace, subject, check, fail);

@@ -1,5 +1,5 @@
 /**
- * The cli-utils inventory ConfigMap (spec §5.3), pure: build one from a set of objects, read one
+ * The cli-utils inventory ConfigMap (docs/gitlab-behaviour.md#inventories), pure: build one from a set of objects, read one
  * back. GitLab sets the inventory id equal to the ConfigMap's name; so do we.
  */
 import type { V1ConfigMap } from '@kubernetes/client-node';
@@ -23,12 +23,12 @@ export interface Inventory {
 /** An inventory read back, with the keys that could not be parsed. */
 export interface ParsedInventory extends Inventory {
   readonly invalidKeys: readonly { key: string; message: string }[];
-  /** Labels and annotations besides the inventory label (e.g. GitLab's §2.6 labels). */
+  /** Labels and annotations besides the inventory label (e.g. GitLab's labels, docs/gitlab-behaviour.md#managed-object-labels-and-annotation). */
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
 }
 
-/** Whether a ConfigMap is an inventory: non-empty inventory-id label (spec §5.3). */
+/** Whether a ConfigMap is an inventory: non-empty inventory-id label (docs/gitlab-behaviour.md#inventories). */
 export function isInventoryConfigMap(cm: Pick<V1ConfigMap, 'metadata'>): boolean {
   return (cm.metadata?.labels?.[INVENTORY_ID_LABEL] ?? '') !== '';
 }
@@ -41,7 +41,7 @@ export function uniqueRefs(refs: readonly InventoryRef[]): InventoryRef[] {
 }
 
 /**
- * The ConfigMap of an inventory: data keys from spec §5.3 with empty values (status tracking off,
+ * The ConfigMap of an inventory: data keys from docs/gitlab-behaviour.md#inventories with empty values (status tracking off,
  * as agentk's applier), the inventory-id label, and any extra labels/annotations.
  */
 export function buildInventoryConfigMap(

@@ -1,4 +1,4 @@
-/** cli-utils inventories (spec §5.3): key format, ConfigMap shape, reading and writing them. */
+/** cli-utils inventories (docs/gitlab-behaviour.md#inventories): key format, ConfigMap shape, reading and writing them. */
 export { encodeObjMetadata, parseObjMetadata, type InventoryRef, type ParsedObjMetadata } from './objMetadata';
 export {
   INVENTORY_ID_LABEL,

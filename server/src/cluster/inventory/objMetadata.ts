@@ -1,5 +1,5 @@
 /**
- * The cli-utils inventory key of an object (spec §5.3): `<namespace>_<name>_<group>_<kind>`, version
+ * The cli-utils inventory key of an object (docs/gitlab-behaviour.md#inventories): `<namespace>_<name>_<group>_<kind>`, version
  * left out (the API server does not treat versions as different objects). RBAC kinds may have `:` in
  * their names, stored as `__`.
  */
@@ -13,7 +13,7 @@ const COLON_TRANSCODED = '__';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 
-/** Encodes a ref as an inventory data key (spec §5.3). */
+/** Encodes a ref as an inventory data key (docs/gitlab-behaviour.md#inventories). */
 export function encodeObjMetadata(ref: InventoryRef): string {
   const name = ref.group === RBAC_GROUP && RBAC_KINDS.has(ref.kind) ? ref.name.replaceAll(':', COLON_TRANSCODED) : ref.name;
   return [ref.namespace, name, ref.group, ref.kind].join(SEPARATOR);
@@ -23,7 +23,7 @@ export function encodeObjMetadata(ref: InventoryRef): string {
 export type ParsedObjMetadata = { readonly ok: true; readonly ref: InventoryRef } | { readonly ok: false; readonly message: string };
 
 /**
- * Parses an inventory data key (spec §5.3): namespace = before the first `_`; kind = after the last;
+ * Parses an inventory data key (docs/gitlab-behaviour.md#inventories): namespace = before the first `_`; kind = after the last;
  * group = between the last two; name = the rest with `__` → `:`; a `_` left in the name is an error,
  * as are an empty name or kind.
  */

@@ -1,5 +1,5 @@
 /**
- * Versions for objects known only by group and kind (inventories store no version, spec §5.3):
+ * Versions for objects known only by group and kind (inventories store no version, docs/gitlab-behaviour.md#inventories):
  * the group's preferred version, from one discovery request per session.
  */
 import { ApisApi } from '@kubernetes/client-node';

@@ -1,6 +1,6 @@
 /**
  * Identity of one Kubernetes object, independent of its version of the truth (live or desired).
- * Formatted the way GitLab's managed-resources delete service logs objects (spec §2.8):
+ * Formatted the way GitLab's managed-resources delete service logs objects (docs/gitlab-behaviour.md#managed-resources-flow):
  * `<group or core>/<version>/<kind> '<name>' in namespace '<ns>'`.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -44,13 +44,13 @@ export function headerOf(ref: ObjectRef): { apiVersion: string; kind: string; me
   };
 }
 
-/** `rbac.authorization.k8s.io/v1/RoleBinding 'bind' in namespace 'ns'`; core group written `core` (spec §2.8). */
+/** `rbac.authorization.k8s.io/v1/RoleBinding 'bind' in namespace 'ns'`; core group written `core` (docs/gitlab-behaviour.md#managed-resources-flow). */
 export function formatRef(ref: ObjectRef): string {
   const head = `${ref.group === '' ? 'core' : ref.group}/${ref.version}/${ref.kind} '${ref.name}'`;
   return ref.namespace === '' ? head : `${head} in namespace '${ref.namespace}'`;
 }
 
-/** A version-independent key (group, kind, namespace, name): the identity an inventory tracks (spec §5.3). */
+/** A version-independent key (group, kind, namespace, name): the identity an inventory tracks (docs/gitlab-behaviour.md#inventories). */
 export function refKey(ref: Omit<ObjectRef, 'version'>): string {
   return `${ref.namespace}/${ref.name}/${ref.group}/${ref.kind}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The actual state Rails computes for a workspace from what agentk reports (spec §5.4,
+ * The actual state Rails computes for a workspace from what agentk reports (docs/gitlab-behaviour.md#workspace-states,
  * actual_state_calculator.rb): termination progress, error details, and the Deployment's spec and
  * status. Pure, so the tree view shows exactly the state GitLab would show.
  */
@@ -31,7 +31,7 @@ const PROGRESSING_REASONS = new Set(['NewReplicaSetCreated', 'FoundNewReplicaSet
 const MINIMUM_AVAILABLE = 'MinimumReplicasAvailable';
 const MINIMUM_UNAVAILABLE = 'MinimumReplicasUnavailable';
 
-/** Rails' `calculate_actual_state`, branch for branch (spec §5.4). */
+/** Rails' `calculate_actual_state`, branch for branch (docs/gitlab-behaviour.md#workspace-states). */
 export function calculateActualState({ deployment, terminationProgress, errorDetails }: ActualStateInput): WorkspaceActualState {
   // 1. Termination wins even over errors: nothing more can be done for a workspace that is gone.
   if (terminationProgress === 'Terminated') return 'Terminated';

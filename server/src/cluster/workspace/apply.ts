@@ -1,5 +1,5 @@
 /**
- * Applying a workspace's `config_to_apply` as agentk does (spec §5.3, §5.6; seed 001): in
+ * Applying a workspace's `config_to_apply` as agentk does (docs/gitlab-behaviour.md#inventories, docs/gitlab-behaviour.md#workspace-termination): in
  * unique-namespace mode create the workspace namespace if it is missing; in shared-namespace mode
  * create nothing outside the shared namespace (and need no namespace permission at all); then apply
  * each inventory group with server-side apply, ForceConflicts, as agentk's field manager.
@@ -69,7 +69,7 @@ function payloadNamespace(groups: readonly InventoryGroup[], sharedNamespace: st
 /**
  * A cluster-scoped object anywhere in the payload, or ok. The API server ignores metadata.namespace
  * on cluster-scoped kinds, so such an object would be created (and later pruned) outside the
- * workspace's namespace whatever the payload says; Rails generates none (spec §5.1).
+ * workspace's namespace whatever the payload says; Rails generates none (docs/gitlab-behaviour.md#workspace-names-and-namespaces).
  */
 async function clusterScopedObject(session: ClusterSession, groups: readonly InventoryGroup[]): Promise<ClusterOutcome<void>> {
   for (const object of groups.flatMap((g) => [g.inventory, ...g.objects])) {
@@ -104,7 +104,7 @@ async function ensureNamespace(session: ClusterSession, name: string, dryRun: bo
   }
 }
 
-/** Applies `configToApply` (seed 001). */
+/** Applies `configToApply` (docs/gitlab-behaviour.md#workspace-termination). */
 export async function applyWorkspace(session: ClusterSession, configToApply: string, options: WorkspaceApplyOptions = {}): Promise<ClusterOutcome<WorkspaceApplyReport>> {
   const progress = options.progress ?? SILENT_PROGRESS;
   const groups = workspaceGroups(configToApply);

@@ -1,7 +1,7 @@
 /**
- * A workspace's `config_to_apply` (spec §5.5): the multi-document YAML Rails sends agentk, parsed into
+ * A workspace's `config_to_apply` (docs/gitlab-behaviour.md#workspace-reconciliation): the multi-document YAML Rails sends agentk, parsed into
  * objects and grouped by the inventory ConfigMap that owns each of them, as agentk's
- * `groupObjectsByInventory` does (spec §5.3).
+ * `groupObjectsByInventory` does (docs/gitlab-behaviour.md#inventories).
  */
 import { parseAllDocuments } from 'yaml';
 import { isRecord } from '../../engine/data';
@@ -82,7 +82,7 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-/** cli-utils' `IsInventoryObject`: a non-empty inventory-id label (spec §5.3). */
+/** cli-utils' `IsInventoryObject`: a non-empty inventory-id label (docs/gitlab-behaviour.md#inventories). */
 export function isInventoryObject(object: ManifestObject): boolean {
   return Boolean(object.metadata.labels?.[INVENTORY_ID_LABEL]);
 }
@@ -94,7 +94,7 @@ export function describeObject(object: ManifestObject): string {
 }
 
 /**
- * Groups objects by owning inventory exactly as agentk (spec §5.3): inventories are keyed by their
+ * Groups objects by owning inventory exactly as agentk (docs/gitlab-behaviour.md#inventories): inventories are keyed by their
  * ConfigMap name; no inventory at all → "no inventory found"; an object without the annotation →
  * "no owning inventory found". An annotation naming an inventory the payload lacks crashes agentk
  * (nil map entry); here it is an error naming the object and the inventory.

@@ -1,4 +1,4 @@
-/** Remote development workspaces (spec §5, seed 001): apply, terminate, list. */
+/** Remote development workspaces (docs/gitlab-behaviour.md#remote-development-workspaces, docs/gitlab-behaviour.md#workspace-termination): apply, terminate, list. */
 export { calculateActualState, type TerminationProgress, type WorkspaceActualState } from './actualState';
 export { applyWorkspace, workspaceGroups, type WorkspaceApplyOptions, type WorkspaceApplyReport } from './apply';
 export { groupByInventory, parseConfigToApply, type InventoryGroup, type ManifestObject } from './configToApply';

@@ -1,6 +1,6 @@
 /**
  * Applies one inventory group of a workspace's `config_to_apply` the way agentk's cli-utils applier
- * does (docs/gitlab-behaviour.md "Inventories"): record the union of old and new objects in the
+ * does (docs/gitlab-behaviour.md#inventories): record the union of old and new objects in the
  * inventory first (so a crash never loses track of an object), server-side apply every object with
  * ForceConflicts, prune what the inventory tracked but the payload no longer has, then record
  * exactly what remains.
@@ -13,7 +13,7 @@
  * Applying an inventory with no objects (Rails' termination payload) therefore deletes every object
  * it tracked: that is how a workspace's objects are deleted. A pruned object that finalizers still
  * hold stays in the inventory until it is gone, so that "the inventory's data is not empty" keeps
- * meaning "objects are still present" (seed 001's test for Terminating).
+ * meaning "objects are still present" (agentk's test for Terminating, docs/gitlab-behaviour.md#workspace-termination).
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { readInventory, writeInventory, type InventoryRef, type ParsedInventory } from '../inventory/index';

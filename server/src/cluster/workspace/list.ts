@@ -1,7 +1,7 @@
 /**
- * The workspaces on a cluster, found as agentk's informer finds them (spec §5.2): Deployments
+ * The workspaces on a cluster, found as agentk's informer finds them (docs/gitlab-behaviour.md#workspace-labels-and-annotations): Deployments
  * labelled `agent.gitlab.com/id` (one agent's, or any), in every namespace (unique mode) or only the
- * shared namespace; each with the actual state Rails would compute from it (spec §5.4).
+ * shared namespace; each with the actual state Rails would compute from it (docs/gitlab-behaviour.md#workspace-states).
  */
 import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
@@ -14,7 +14,7 @@ export interface WorkspaceSummary {
   readonly namespace: string;
   readonly agentId: string;
   readonly workspaceId?: string;
-  /** `unique` when the namespace is the workspace's own `gl-rd-ns-<name>` (spec §5.1). */
+  /** `unique` when the namespace is the workspace's own `gl-rd-ns-<name>` (docs/gitlab-behaviour.md#workspace-names-and-namespaces). */
   readonly mode: 'unique' | 'shared';
   readonly actualState: WorkspaceActualState;
   readonly replicas?: number;
@@ -22,7 +22,7 @@ export interface WorkspaceSummary {
 
 export interface ListWorkspacesOptions {
   readonly agentId?: string | number;
-  /** Shared-namespace mode: look only there (agentk's informer is limited to it, spec §5.2). */
+  /** Shared-namespace mode: look only there (agentk's informer is limited to it, docs/gitlab-behaviour.md#workspace-labels-and-annotations). */
   readonly sharedNamespace?: string;
 }
 

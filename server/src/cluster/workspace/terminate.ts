@@ -1,6 +1,6 @@
 /**
- * Workspace termination, exactly as seed 001's implementation plan for agentk's
- * `handleDesiredStateIsTerminated` (spec §5.6), one reconciliation cycle at a time:
+ * Workspace termination, exactly as the implementation plan of docs/gitlab-behaviour.md#workspace-termination for agentk's
+ * `handleDesiredStateIsTerminated` (docs/gitlab-behaviour.md#workspace-termination), one reconciliation cycle at a time:
  *
  * 1. actual state already Terminated → forget the workspace (tracker entry removed);
  * 2. read the inventory ConfigMaps named in `config_to_apply`;
@@ -10,7 +10,7 @@
  * 5. delete the inventory ConfigMaps (shared) or the namespace (unique) → Terminating (until gone).
  *
  * {@link runTermination} repeats cycles, waiting on watches for what the last cycle deleted, until
- * the workspace is Terminated, reporting progress only when it changes (seed 001's `updateOrSet`).
+ * the workspace is Terminated, reporting progress only when it changes (agentk's `updateOrSet`, docs/gitlab-behaviour.md#workspace-termination).
  */
 import { readInventory, inventoryRef, deleteInventory, type ParsedInventory } from '../inventory/index';
 import { INVENTORY_ID_LABEL } from '../inventory/configMap';
@@ -33,9 +33,9 @@ export interface TerminationTarget {
   readonly namespace: string;
   readonly mode: 'unique' | 'shared';
   /**
-   * The termination `config_to_apply` (its inventory ConfigMaps, spec §5.6). Absent: the two
+   * The termination `config_to_apply` (its inventory ConfigMaps, docs/gitlab-behaviour.md#workspace-termination). Absent: the two
    * inventories Rails always generates, `<name>-workspace-inventory` and `<name>-secrets-inventory`
-   * (spec §5.1), in `namespace`.
+   * (docs/gitlab-behaviour.md#workspace-names-and-namespaces), in `namespace`.
    */
   readonly configToApply?: string;
   /** The actual state Rails holds (`Terminated` means: forget it). */
@@ -62,7 +62,7 @@ export interface TerminationOptions extends OperationOptions {
 
 const NAMESPACE_REF = (name: string): ObjectRef => ({ group: '', version: 'v1', kind: 'Namespace', namespace: '', name });
 
-/** The inventory ConfigMaps to read: from the payload, or the two of spec §5.1. */
+/** The inventory ConfigMaps to read: from the payload, or the two of docs/gitlab-behaviour.md#workspace-names-and-namespaces. */
 function inventoryObjects(target: TerminationTarget): ClusterOutcome<ManifestObject[]> {
   if (target.configToApply === undefined) {
     return ok(
@@ -91,7 +91,7 @@ function inventoryObjects(target: TerminationTarget): ClusterOutcome<ManifestObj
 function namespaceGuard(target: TerminationTarget): ClusterOutcome<void> {
   const expected = workspaceNamespace(target.name);
   if (target.mode === 'unique' && target.namespace !== expected) {
-    return { type: 'refused', ref: NAMESPACE_REF(target.namespace), message: `in unique-namespace mode a workspace's namespace is ${expected} (spec §5.1); refusing to delete namespace ${target.namespace}` };
+    return { type: 'refused', ref: NAMESPACE_REF(target.namespace), message: `in unique-namespace mode a workspace's namespace is ${expected}; refusing to delete namespace ${target.namespace}` };
   }
   return ok(undefined);
 }
@@ -117,7 +117,7 @@ async function watchableRefs(session: ClusterSession, inventories: readonly Pars
   return refs;
 }
 
-/** One reconciliation cycle of seed 001's plan; the tracker records the progress with updateOrSet. */
+/** One reconciliation cycle of the plan in docs/gitlab-behaviour.md#workspace-termination; the tracker records the progress with updateOrSet. */
 export async function terminateWorkspace(
   session: ClusterSession,
   target: TerminationTarget,
@@ -203,7 +203,7 @@ export async function terminateWorkspace(
 export interface TerminationRun {
   readonly progress: TerminationProgress | undefined;
   readonly cycles: readonly CycleResult[];
-  /** The progress values reported, in order: each one only when it changed (seed 001). */
+  /** The progress values reported, in order: each one only when it changed (docs/gitlab-behaviour.md#workspace-termination). */
   readonly reported: readonly TerminationProgress[];
 }
 

@@ -1,8 +1,8 @@
 /**
- * agentk's termination tracker after seed 001: `updateOrSet` replaces `set`, and an entry whose
+ * agentk's termination tracker after docs/gitlab-behaviour.md#workspace-termination: `updateOrSet` replaces `set`, and an entry whose
  * progress did not change since the last cycle is marked reconciled, so it is not reported again.
  * "The end result of this is that we do not unnecessarily send information about the termination
- * progress of the workspace unless there is a change in the termination progress." (seed 001)
+ * progress of the workspace unless there is a change in the termination progress." (docs/gitlab-behaviour.md#workspace-termination)
  */
 import type { TerminationProgress } from './actualState';
 
@@ -21,7 +21,7 @@ export class TerminationTracker {
 
   /**
    * Records the progress of a workspace. By default the entry is not reconciled (it will be
-   * reported); if the tracker already holds the same progress, it is reconciled (seed 001).
+   * reported); if the tracker already holds the same progress, it is reconciled (docs/gitlab-behaviour.md#workspace-termination).
    */
   updateOrSet(name: string, namespace: string, progress: TerminationProgress): void {
     const key = trackerKey(name, namespace);

@@ -30,7 +30,7 @@ export type GitLabDecision =
   | { readonly authorized: true; readonly candidate: Candidate; readonly steps: readonly string[]; readonly problems: readonly string[] }
   | { readonly authorized: false; readonly candidate: Candidate | null; readonly reason: string; readonly steps: readonly string[]; readonly problems: readonly string[] };
 
-/** The implicit authorization of an agent in its own configuration project: config `{}` (spec §1.3). */
+/** The implicit authorization of an agent in its own configuration project: config `{}` (docs/gitlab-behaviour.md#ci_access-entries). */
 const IMPLICIT: AccessEntry = {
   kind: 'project',
   id: null,
@@ -42,7 +42,7 @@ const IMPLICIT: AccessEntry = {
 };
 
 /**
- * Candidate authorizations in GitLab's order (spec §1.3 rule 1): the explicit project entry, the
+ * Candidate authorizations in GitLab's order (docs/gitlab-behaviour.md#authorization-order): the explicit project entry, the
  * implicit authorization in the agent's own project, group entries from the closest ancestor
  * outward, then the instance entry (its position is inferred: last).
  */
@@ -62,7 +62,7 @@ export function candidateAuthorizations(model: CiAccessModel, agent: AgentRef, j
 
 /**
  * GitLab's decision for one agent and one job, as shipped: the first candidate wins (no merging),
- * and only then are the environment and protected-ref filters applied to it (spec §1.3 rules 1, 4,
+ * and only then are the environment and protected-ref filters applied to it (docs/gitlab-behaviour.md#authorization-order,
  * 6) — so a project entry limited to `production` denies a staging job even when a group entry
  * would have allowed it.
  */

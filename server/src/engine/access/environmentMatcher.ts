@@ -3,7 +3,7 @@ import { UntrustedRegexp } from '../expr/regexp/re2';
 export type EnvironmentMatch = { readonly matches: boolean; readonly problem?: string };
 
 /**
- * GitLab's `Gitlab::Ci::EnvironmentMatcher` (spec §1.3 rule 5): a blank pattern never matches; an
+ * GitLab's `Gitlab::Ci::EnvironmentMatcher` (docs/gitlab-behaviour.md#environment-filter): a blank pattern never matches; an
  * exact match wins; a pattern with `*` becomes a regular expression with every `*` replaced by `.*`,
  * matched unanchored and with no other character escaped — so `review/*` also matches
  * `x-review/y` and a `.` is a wildcard. GitLab compiles it with Ruby's engine; we use RE2 so a

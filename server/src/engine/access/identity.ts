@@ -3,7 +3,7 @@ import type { AgentRef, Via } from './authorize';
 import type { AccessEntry } from './model';
 import { ancestorGroups } from './projectPath';
 
-/** The Kubernetes identity a job's requests carry (spec §1.3 "access_as modes"). */
+/** The Kubernetes identity a job's requests carry (docs/gitlab-behaviour.md#access_as-identities). */
 export interface JobIdentity {
   readonly mode: 'agent' | 'ci_job' | 'impersonate';
   /** Kubernetes user name; for `agent`, a description of the agent's ServiceAccount. */
@@ -69,7 +69,7 @@ export function jobIdentity(entry: AccessEntry | null, facts: IdentityFacts): Jo
   return { mode, username: `gitlab:ci_job:${placeholder('job id', facts.jobId)}`, groups, extra };
 }
 
-/** The kubeconfig context GitLab generates for the agent: `<config project full path>:<agent name>` (spec §1.3 rule 7). */
+/** The kubeconfig context GitLab generates for the agent: `<config project full path>:<agent name>` (docs/gitlab-behaviour.md#job-kubeconfig). */
 export function kubeContextName(agent: AgentRef): string {
   return `${agent.configProjectPath || '<agent configuration project>'}:${agent.name}`;
 }

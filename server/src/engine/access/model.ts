@@ -13,7 +13,7 @@ export interface ImpersonateConfig {
   readonly extra: readonly { key: string; val: readonly string[] }[];
 }
 
-/** One rule of the proposed `rules` design (seed 003). */
+/** One rule of the proposed `rules` design (docs/gitlab-behaviour.md#ci_access-rules-design). */
 export interface AccessRule {
   /** 1-based position, as users count rules. */
   readonly number: number;
@@ -25,7 +25,7 @@ export interface AccessRule {
 
 export type EntryKind = 'project' | 'group' | 'instance';
 
-/** One `ci_access` authorization as GitLab reads it (spec §1.3). */
+/** One `ci_access` authorization as GitLab reads it (docs/gitlab-behaviour.md#ci_access-entries). */
 export interface AccessEntry {
   readonly kind: EntryKind;
   /** Full path (projects, groups); null for `instance`. */
@@ -43,11 +43,11 @@ export interface AccessEntry {
 
 /** The `ci_access` section reduced to what authorization reads. */
 export interface CiAccessModel {
-  /** Entries in file order, only the first 500 of each list (spec §1.2). */
+  /** Entries in file order, only the first 500 of each list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits). */
   readonly projects: readonly AccessEntry[];
   readonly groups: readonly AccessEntry[];
   readonly instance: AccessEntry | null;
-  /** Lower-cased id → the entry GitLab keeps: a later duplicate replaces an earlier one (spec §1.3). */
+  /** Lower-cased id → the entry GitLab keeps: a later duplicate replaces an earlier one (docs/gitlab-behaviour.md#ci_access-entries). */
   readonly projectsById: ReadonlyMap<string, AccessEntry>;
   readonly groupsById: ReadonlyMap<string, AccessEntry>;
 }

@@ -2,7 +2,7 @@ import { evaluate } from '../expr';
 import { expandVariables } from '../vars/expand';
 import type { AccessEntry, AccessRule } from './model';
 
-/** When rules exist and none matches: deny (option A, the default) or allow (option B). Seed 003. */
+/** When rules exist and none matches: deny (option A, the default) or allow (option B). docs/gitlab-behaviour.md#ci_access-rules-design. */
 export type NoRuleMatchBehaviour = 'deny' | 'allow';
 
 export type RulesOutcome =
@@ -18,7 +18,7 @@ export interface RuleTrace {
 }
 
 /**
- * The `rules` design of seed 003: rules in order, the first match wins; a rule without `if` always
+ * The proposed `rules` design (docs/gitlab-behaviour.md#ci_access-rules-design): rules in order, the first match wins; a rule without `if` always
  * matches; `when: never` denies; `namespace` (or, without one, `default_namespace`) is expanded
  * with the job's variables. An `if` that cannot be evaluated does not match (GitLab's
  * `Statement#truthful?`).

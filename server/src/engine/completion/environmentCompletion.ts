@@ -9,7 +9,7 @@ export interface ScenarioEnvironment {
 /**
  * Items of an `environments` filter: the environment names of the active scenarios, and for a name
  * with a folder (`review/feature-login`) the folder wildcard (`review/*`) — how filters are usually
- * written. GitLab matches `*` unanchored (spec §1.3 rule 5). Names already in the list are left out.
+ * written. GitLab matches `*` unanchored (docs/gitlab-behaviour.md#environment-filter). Names already in the list are left out.
  */
 export function environmentCandidates(environments: readonly ScenarioEnvironment[], alreadyInList: ReadonlySet<string>, replace: readonly [number, number]): CompletionCandidate[] {
   const offered = new Map<string, string>();

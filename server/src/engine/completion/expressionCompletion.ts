@@ -3,7 +3,7 @@ import { sortKey, type CompletionCandidate, type ScenarioVariableName } from './
 import { variableCandidates } from './variables';
 
 /**
- * Values some predefined variables take, offered after `$VAR ==` (spec §3.8): pipeline sources, the
+ * Values some predefined variables take, offered after `$VAR ==` (docs/gitlab-behaviour.md#predefined-variables): pipeline sources, the
  * merge request event types, environment tiers and actions, and the `"true"`/`"false"` of protected refs.
  */
 const KNOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
@@ -30,7 +30,7 @@ const OPERATOR_DOCS: Readonly<Record<BinaryOperatorKind, string>> = {
 };
 
 /**
- * Completion inside a `rules:if` expression (spec §3.2–3.4), from GitLab's own lexer run over the text
+ * Completion inside a `rules:if` expression (docs/gitlab-behaviour.md#ci-expressions-and-variables), from GitLab's own lexer run over the text
  * before the cursor: after `$` the variable names; after an operand the operators; where an operand
  * may start, variables, `null`, a regular expression after `=~`/`!~`, and the values some variables
  * take after `==`/`!=`. Nothing inside a string or regular expression literal.
@@ -88,7 +88,7 @@ function literalCandidates(tokens: readonly Token[], replace: readonly [number, 
     out.push({ label, kind: 'keyword', insertText, snippet, replace, sortText: sortKey(rank, out.length), documentation });
 
   if (operator?.kind === 'matches' || operator?.kind === 'notMatches') {
-    add('/regex/', '/${1:^release\\/}/', true, 'A regular expression literal (RE2; flags `i`, `m`, `s`, `U` may follow). It needs at least two characters between the slashes (spec §3.2).', 0);
+    add('/regex/', '/${1:^release\\/}/', true, 'A regular expression literal (RE2; flags `i`, `m`, `s`, `U` may follow). It needs at least two characters between the slashes.', 0);
   }
   if (operator?.kind === 'equals' || operator?.kind === 'notEquals') {
     const name = left?.kind === 'variable' ? left.text.slice(1) : '';

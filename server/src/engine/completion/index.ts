@@ -95,7 +95,7 @@ function scalarValueCandidates(input: AgentConfigCompletionInput, context: YamlC
   }
   const id = ID_PATH.exec(pattern);
   if (id) {
-    // GitLab compares ids case-insensitively (spec §1.3).
+    // GitLab compares ids case-insensitively (docs/gitlab-behaviour.md#ci_access-entries).
     const listed = listAt(input.value, context.path.slice(0, -2)).map((entry) => (entry as { id?: unknown } | null)?.id);
     const ids = new Set(listed.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()));
     return idCandidates(id[1] as 'projects' | 'groups', input.knownIds, ids, context.replace);
@@ -122,7 +122,7 @@ function scalarContent(source: string, cursor: number): { text: string; cursor: 
 
 /**
  * Whether GitLab expands variables in this `default_namespace`: only when a rule of its entry leads
- * to it, under the `rules` design (seed 003); otherwise it is used literally, like the access engine
+ * to it, under the `rules` design (docs/gitlab-behaviour.md#ci_access-rules-design); otherwise it is used literally, like the access engine
  * and the semantic tokens treat it.
  */
 function defaultNamespaceIsExpanded(input: AgentConfigCompletionInput, path: DataPath): boolean {

@@ -4,7 +4,7 @@ import { variableCandidates } from './variables';
 /**
  * Completion in a namespace GitLab expands (`rules[].namespace`, and `default_namespace` reached
  * through a rule): after `$` the variables as `$NAME`, after `${` as `${NAME}` — both forms of
- * GitLab's `ExpandVariables` (spec §3.7) — and, in an empty value, as `$NAME`. `value` is the text on the line, `cursor` an index into it
+ * GitLab's `ExpandVariables` (docs/gitlab-behaviour.md#variable-expansion) — and, in an empty value, as `$NAME`. `value` is the text on the line, `cursor` an index into it
  * and `base` its document offset.
  */
 export function namespaceCandidates(value: string, cursor: number, base: number, scenarioVariables: readonly ScenarioVariableName[]): CompletionCandidate[] {

@@ -86,7 +86,7 @@ function keyDetail(property: SchemaNode, required: boolean, proposal: boolean): 
   if (type) parts.push([type].flat().join(' | '));
   if (required) parts.push('required');
   if (typeof property['x-since'] === 'string') parts.push(`GitLab ${property['x-since']}+`);
-  if (proposal) parts.push('rules design (seed 003), not shipped by GitLab');
+  if (proposal) parts.push('proposed rules design (gitlab-agent MR !714), not shipped by GitLab');
   return parts.join(' · ');
 }
 

@@ -24,7 +24,7 @@ const PLACEHOLDERS: Readonly<Record<string, string>> = {
 const PATH_PLACEHOLDERS: readonly (readonly [suffix: string, example: string])[] = [
   ['environments[]', 'production'],
   ['objects[].apiVersion', 'v1'],
-  // Template values that start with `{{` are quoted: GitLab parses the raw template as YAML (spec §2.3).
+  // Template values that start with `{{` are quoted: GitLab parses the raw template as YAML (docs/gitlab-behaviour.md#environment-template-file).
   ['objects[].metadata.name', '"{{ .environment.slug }}-{{ .project.id }}"'],
   ['objects[].metadata.namespace', '"{{ .environment.slug }}-{{ .project.id }}"'],
 ];
@@ -32,7 +32,7 @@ const PATH_PLACEHOLDERS: readonly (readonly [suffix: string, example: string])[]
 /**
  * Keys a new list item starts with beyond the required ones, where the item is almost always written
  * with them: a `ci_access` authorization with its namespace, a rule with its `if` and `namespace`
- * (seed 003 design). Matched on the end of the item's path pattern.
+ * (docs/gitlab-behaviour.md#ci_access-rules-design). Matched on the end of the item's path pattern.
  */
 const ITEM_SKELETONS: readonly { readonly suffix: string; readonly keys: readonly string[]; readonly label: string }[] = [
   { suffix: 'ci_access.projects[]', keys: ['id', 'default_namespace', 'access_as'], label: 'project authorization' },

@@ -44,8 +44,8 @@ const ACTION_WINDOW = 4096;
 
 /**
  * Completion in an environment template: inside `{{ … }}` the template variables after `.` (and
- * the fields after `.project.` and the like), GitLab's functions, Go's builtins and actions (spec
- * §2.4); outside, the template's YAML keys and values from its schema (spec §2.3, §2.5).
+ * the fields after `.project.` and the like), GitLab's functions, Go's builtins and actions
+ * (docs/gitlab-behaviour.md#template-variables-and-functions); outside, the template's YAML keys and values from its schema (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#template-object-kinds).
  */
 export function completeEnvironmentTemplate(textOfDocument: string, index: TextIndex, doc: Document.Parsed | null, offset: number): CompletionCandidate[] {
   const open = openAction(textOfDocument, offset);
@@ -101,7 +101,7 @@ function actionCandidates(action: string, offset: number, document: string): Com
       sortText: sortKey(0, i),
       filterText: v.path.slice(1),
       detail: v.type,
-      documentation: `${v.description} (spec §2.4)`,
+      documentation: `${v.description} (https://docs.gitlab.com/user/clusters/agent/managed_kubernetes_resources/)`,
     }));
   }
   const word = /(?:^|[\s(|])([A-Za-z]\w*)?$/.exec(action);
@@ -115,7 +115,7 @@ function actionCandidates(action: string, offset: number, document: string): Com
     replace,
     sortText: sortKey(0, i),
     detail: f.signature,
-    documentation: `${f.description}\n\n\`${f.example.template}\` → \`${f.example.result}\`\n\nGitLab template function (spec §2.4).`,
+    documentation: `${f.description}\n\n\`${f.example.template}\` → \`${f.example.result}\`\n\nGitLab template function (https://docs.gitlab.com/user/clusters/agent/managed_kubernetes_resources/).`,
   }));
   for (const [i, [name, doc]] of KEYWORDS.entries()) {
     out.push({ label: name, kind: 'keyword', insertText: name, snippet: false, replace, sortText: sortKey(1, i), documentation: doc });

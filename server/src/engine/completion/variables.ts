@@ -6,7 +6,7 @@ export type VariableUse = 'expression' | 'namespace';
 
 /**
  * Slugs first in namespaces: they are the values that make valid DNS-1123 labels
- * (spec §3.9), which a namespace must be.
+ * (docs/gitlab-behaviour.md#ref-and-environment-slugs), which a namespace must be.
  */
 const NAMESPACE_FIRST = ['CI_ENVIRONMENT_SLUG', 'CI_PROJECT_PATH_SLUG', 'CI_COMMIT_REF_SLUG', 'CI_PROJECT_ID', 'CI_PROJECT_NAME', 'CI_ENVIRONMENT_TIER'];
 
@@ -18,9 +18,9 @@ const AVAILABILITY: Readonly<Record<PredefinedVariable['availability'], string>>
 };
 
 /**
- * The variables a completion offers (spec §3.8 and the user's scenario variables), as
+ * The variables a completion offers (docs/gitlab-behaviour.md#predefined-variables and the user's scenario variables), as
  * `$NAME` or `${NAME}`. Job-only (persisted) variables are left out: GitLab does not set them when
- * it evaluates rules or expands a namespace (spec §3.6). The `CI_ENVIRONMENT_*` variables are offered
+ * it evaluates rules or expands a namespace (docs/gitlab-behaviour.md#variables-available-to-job-rules). The `CI_ENVIRONMENT_*` variables are offered
  * in both places: the rules design reads them (README, "choices"), and the namespace needs them.
  */
 export function variableCandidates(
@@ -51,6 +51,6 @@ export function variableCandidates(
 function availabilityNote(v: PredefinedVariable, use: VariableUse): string {
   if (v.availability !== 'environment-derived') return `Predefined (${AVAILABILITY[v.availability]}).`;
   return use === 'expression'
-    ? "Set from the job's environment: the agent `rules` design reads it, GitLab's job `rules:if` cannot (spec §3.6)."
+    ? "Set from the job's environment: the agent `rules` design reads it, GitLab's job `rules:if` cannot (https://docs.gitlab.com/ci/variables/where_variables_can_be_used/)."
     : "Set from the job's environment.";
 }

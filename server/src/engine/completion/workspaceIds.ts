@@ -41,7 +41,7 @@ export function indexIds(sources: ReadonlyMap<string, { readonly projects: reado
 
 /**
  * Ids used elsewhere in the workspace for an `id:` value, minus those already in the list being
- * edited (a second entry with the same id would be a duplicate, spec §1.3). Ids used in more places
+ * edited (a second entry with the same id would be a duplicate, docs/gitlab-behaviour.md#ci_access-entries). Ids used in more places
  * sort first.
  */
 export function idCandidates(kind: IdKind, known: KnownIds, alreadyInList: ReadonlySet<string>, replace: readonly [number, number]): CompletionCandidate[] {

@@ -2,16 +2,16 @@ import { isRecord } from '../data';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
 
-/** Rails' defaults for the two workspace lifetimes (spec §1.5, `default_settings.rb`). */
+/** Rails' defaults for the two workspace lifetimes (docs/gitlab-behaviour.md#remote_development-settings, `default_settings.rb`). */
 export const DEFAULT_MAX_ACTIVE_HOURS_BEFORE_STOP = 36;
 export const DEFAULT_MAX_STOPPED_HOURS_BEFORE_TERMINATION = 744;
-/** One year: the most the two lifetimes may add up to (spec §1.5). */
+/** One year: the most the two lifetimes may add up to (docs/gitlab-behaviour.md#remote_development-settings). */
 export const MAX_WORKSPACE_LIFETIME_HOURS = 8760;
 
 type Path = readonly (string | number)[];
 
 /**
- * `remote_development` rules that JSON Schema cannot express (spec §1.5): the sum of the two
+ * `remote_development` rules that JSON Schema cannot express (docs/gitlab-behaviour.md#remote_development-settings): the sum of the two
  * lifetimes, unique image pull secret names, and secrets that must live in the shared namespace.
  * The rules JSON Schema can express live in the schema itself, so other editors apply them too.
  */
@@ -55,7 +55,7 @@ function lifetimeSum(settings: Record<string, unknown>, at: Locate): EngineDiagn
   return out;
 }
 
-/** Names unique; with `shared_namespace`, every secret in that namespace (spec §1.5). */
+/** Names unique; with `shared_namespace`, every secret in that namespace (docs/gitlab-behaviour.md#remote_development-settings). */
 function imagePullSecrets(settings: Record<string, unknown>, at: Locate): EngineDiagnostic[] {
   const secrets = settings.image_pull_secrets;
   if (!Array.isArray(secrets)) return [];

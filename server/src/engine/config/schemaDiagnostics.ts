@@ -91,7 +91,7 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
       return valueDiagnostic(parsed, path, 'schema.type', `${subject(where)} must be ${article}, got ${describeValue(error.data)}.`);
     }
     case 'enum': {
-      // Protobuf enums also accept their numbers (spec §1.1); list the values of the kind written.
+      // Protobuf enums also accept their numbers (docs/gitlab-behaviour.md#config-file-location-and-parsing); list the values of the kind written.
       const values = (error.params as { allowedValues: unknown[] }).allowedValues;
       const sameKind = values.filter((v) => typeof v === typeof error.data);
       const allowed = (sameKind.length ? sameKind : values).map((v) => JSON.stringify(v));

@@ -3,10 +3,10 @@ import type { EngineDiagnostic } from '../diagnostics';
 import { humanPath } from './schemaDiagnostics';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
 
-/** GitLab reads at most this many bytes of config.yaml (KAS default, spec §1.1). */
+/** GitLab reads at most this many bytes of config.yaml (KAS default, docs/gitlab-behaviour.md#config-file-location-and-parsing). */
 export const MAX_CONFIG_BYTES = 128 * 1024;
 
-/** Rails keeps only the first 500 entries of each authorization list (spec §1.2). */
+/** Rails keeps only the first 500 entries of each authorization list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits). */
 export const AUTHORIZED_ENTITY_LIMIT = 500;
 
 const LIMITED_LISTS: readonly (readonly string[])[] = [
@@ -16,7 +16,7 @@ const LIMITED_LISTS: readonly (readonly string[])[] = [
   ['user_access', 'groups'],
 ];
 
-/** Agent names are RFC 1123 labels (spec §1.1). */
+/** Agent names are RFC 1123 labels (docs/gitlab-behaviour.md#config-file-location-and-parsing). */
 const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Checks that need more than the schema: size, list limits, duplicate ids, the agent name, emptiness. */
@@ -71,7 +71,7 @@ export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | unde
   return out;
 }
 
-/** GitLab matches ids case-insensitively and a later duplicate replaces an earlier one (spec §1.3). */
+/** GitLab matches ids case-insensitively and a later duplicate replaces an earlier one (docs/gitlab-behaviour.md#ci_access-entries). */
 function duplicateIds(parsed: ParsedYaml, listPath: readonly string[], list: unknown[]): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const lastIndexById = new Map<string, number>();

@@ -31,7 +31,7 @@ export interface ParsedYaml {
 export const GITLAB_YAML = { version: '1.1', uniqueKeys: false, prettyErrors: false } as const;
 
 /**
- * Parses YAML the way GitLab's agent configuration pipeline does (spec §1.1): YAML 1.1 scalars
+ * Parses YAML the way GitLab's agent configuration pipeline does (docs/gitlab-behaviour.md#config-file-location-and-parsing): YAML 1.1 scalars
  * (`yes`/`no`/`on`/`off` are booleans), merge keys, first document only.
  */
 export function parseYaml(text: string): ParsedYaml {

@@ -1,7 +1,7 @@
 import type { TextRange } from './range';
 
 /**
- * Which part of GitLab would raise the error (spec §3.1–3.3):
+ * Which part of GitLab would raise the error (docs/gitlab-behaviour.md#ci-expressions-and-variables):
  * - `syntax`    — `Lexer::SyntaxError` (unknown lexeme, too many tokens, invalid regular expression literal);
  * - `parse`     — `Parser::ParseError` (unmatched parenthesis, unprocessable token, unreachable nodes, empty tree);
  * - `statement` — `Statement::StatementError` (the expression has no tokens at all);

@@ -25,7 +25,7 @@ export function lookupVariable<T>(source: ReadonlyMap<string, T> | Readonly<Reco
 }
 
 /**
- * Evaluates a parse tree with GitLab's value semantics (spec §3.4): undefined variables are `nil`,
+ * Evaluates a parse tree with GitLab's value semantics (docs/gitlab-behaviour.md#expression-evaluation): undefined variables are `nil`,
  * `&&`/`||` return an operand (Ruby truthiness: `""` is truthy), `==`/`!=` compare with Boolean/String
  * coercion, `=~`/`!~` match with RE2 or by substring (see {@link evaluateMatch}). Evaluation order is
  * Ruby's: left before right, `&&`/`||` short-circuit.
@@ -81,7 +81,7 @@ function evaluateBinary(node: BinaryNode, context: EvaluationContext): Evaluatio
 }
 
 /**
- * `Matches`/`NotMatches#evaluate` (spec §3.4): the left side is `to_s`'d (`nil` → `""`). A `nil`/`false` right
+ * `Matches`/`NotMatches#evaluate` (docs/gitlab-behaviour.md#expression-evaluation): the left side is `to_s`'d (`nil` → `""`). A `nil`/`false` right
  * side gives `false` for `=~` and `true` for `!~`. A String right side (variable value or literal) is read as a
  * `/pattern/flags` regexp if it can be (one character between the slashes is enough; `\/` → `/`); otherwise
  * — including an invalid regexp — the string itself is used and the test becomes "the left text occurs in the

@@ -1,5 +1,5 @@
 /**
- * GitLab `rules:if` expressions, exactly as GitLab lexes, parses and evaluates them (spec §3.1–3.5).
+ * GitLab `rules:if` expressions, exactly as GitLab lexes, parses and evaluates them (docs/gitlab-behaviour.md#ci-expressions-and-variables).
  * Pure and editor-agnostic: the LSP, the simulator and the CLI all call these functions.
  */
 export { lex, MAX_TOKENS, type ExprOptions, type LexResult } from './lexer';

@@ -9,8 +9,7 @@ export const MAX_TOKENS = 100;
 export interface ExprOptions {
   /**
    * Accept the unary `!` (GitLab's `Lexeme::Not`: `!x` is `!x.present?`, precedence 1). It exists in
-   * GitLab's source tree but is not in the lexer's LEXEMES list of the versions the spec read (spec §3.2,
-   * status [U]), so by default `!` alone is an unknown lexeme, exactly as GitLab.com behaves today.
+   * GitLab's source tree but is not in the lexer's LEXEMES list of older versions (docs/gitlab-behaviour.md#expression-lexer), so by default `!` alone is an unknown lexeme, exactly as GitLab.com behaves today.
    */
   readonly unaryNot?: boolean;
 }
@@ -28,13 +27,13 @@ interface LexemeRule {
 // Ruby's `\s` and `\w` are ASCII-only; JavaScript's `\s` is Unicode-aware, so spell the classes out.
 const WS = '[ \\t\\n\\v\\f\\r]';
 
-// The patterns are GitLab's (spec §3.2), anchored with `^` and matched against the rest of the input:
+// The patterns are GitLab's (docs/gitlab-behaviour.md#expression-lexer), anchored with `^` and matched against the rest of the input:
 // Ruby's StringScanner (fixed_anchor: false) treats the scan position as the start of the string, which
 // matters for `\b` in the Boolean lexeme (`nulltrue` lexes as `null`, `true`).
 const RULES: readonly LexemeRule[] = [
   { kind: 'parenOpen', pattern: /^\(/ },
   { kind: 'parenClose', pattern: /^\)/ },
-  // Newer GitLab accepts `-` in input names (`[\w-]+`); the spec's older copy had `\w+`.
+  // Newer GitLab accepts `-` in input names (`[\w-]+`); older copies had `\w+` (docs/gitlab-behaviour.md#expression-lexer).
   { kind: 'input', pattern: new RegExp(`^\\$\\[\\[${WS}*inputs\\.[A-Za-z0-9_-]+${WS}*\\]\\]`) },
   { kind: 'variable', pattern: /^\$[A-Za-z0-9_]+/ },
   // Ruby's `.` excludes only `\n` (JavaScript's also excludes `\r`, U+2028, U+2029).
@@ -59,7 +58,7 @@ const NON_WHITESPACE_RUN = /[^ \t\n\v\f\r]*/y;
 
 /**
  * Splits a `rules:if` expression into tokens exactly like `Gitlab::Ci::Pipeline::Expression::Lexer`
- * (spec §3.2): whitespace skipped, lexemes tried in GitLab's order, first match wins.
+ * (docs/gitlab-behaviour.md#expression-lexer): whitespace skipped, lexemes tried in GitLab's order, first match wins.
  *
  * GitLab's loop runs {@link MAX_TOKENS} times and raises `Too many tokens!` when it ends without reaching
  * the end of input, so an expression of exactly 100 tokens is already rejected (99 is the real maximum).

@@ -13,7 +13,7 @@ export type ParseResult =
 type NodeResult = { readonly ok: true; readonly node: ExprNode } | { readonly ok: false; readonly error: ExprError };
 
 /**
- * Lexes and parses a `rules:if` expression the way `Statement#parse_tree` does (spec §3.1–3.3):
+ * Lexes and parses a `rules:if` expression the way `Statement#parse_tree` does (docs/gitlab-behaviour.md#ci-expressions-and-variables):
  * lexer errors first; no tokens → StatementError; shunting-yard to RPN (`Unmatched parenthesis`); then the
  * RPN is folded into a tree, building operands (a pattern literal must compile with RE2) and operators
  * (each needs two operands) in RPN order; finally exactly one root must remain.

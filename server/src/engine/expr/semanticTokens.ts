@@ -14,7 +14,7 @@ export interface SemanticSpan {
 }
 
 /**
- * Spans of a `rules:if` expression from GitLab's own lexer (spec §3.2): variables (and CI inputs),
+ * Spans of a `rules:if` expression from GitLab's own lexer (docs/gitlab-behaviour.md#expression-lexer): variables (and CI inputs),
  * the six operators and parentheses, string literals, regular expressions — the pattern as `regexp`,
  * its flags as `keyword` — and `null`/`true`/`false` as `keyword`. An invalid expression is coloured up
  * to the first token GitLab cannot read.
@@ -59,7 +59,7 @@ function spansOfToken(token: Token): SemanticSpan[] {
   }
 }
 
-/** Spans of the variable references GitLab expands in a namespace (`$VAR`, `${VAR}`, `%VAR%`, spec §3.7). */
+/** Spans of the variable references GitLab expands in a namespace (`$VAR`, `${VAR}`, `%VAR%`, docs/gitlab-behaviour.md#variable-expansion). */
 export function namespaceSemanticSpans(value: string): SemanticSpan[] {
   return findVariableReferences(value).map((r) => ({ start: r.range.start, length: r.range.end - r.range.start, type: 'variable' as const }));
 }

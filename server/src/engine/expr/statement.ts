@@ -19,7 +19,7 @@ export type EvaluationResult =
   | { readonly ok: true; readonly value: ExprValue; readonly truthy: boolean }
   | { readonly ok: false; readonly value: null; readonly truthy: false; readonly error: ExprError };
 
-/** Result of {@link validateExpression}: GitLab's config-time check (spec §3.1). */
+/** Result of {@link validateExpression}: GitLab's config-time check (docs/gitlab-behaviour.md#expression-validation). */
 export type ValidationResult =
   | { readonly valid: true; readonly ast: ExprNode; readonly tokens: readonly Token[] }
   | { readonly valid: false; readonly error: ExprError; readonly tokens: readonly Token[] };
@@ -46,7 +46,7 @@ export function parseCached(expression: string, options: ExprOptions = {}): Pars
 
 /**
  * Evaluates a `rules:if` expression against `variables` exactly like
- * `Statement.new(expression, variables).evaluate` / `#truthful?` (spec §3.1, §3.4).
+ * `Statement.new(expression, variables).evaluate` / `#truthful?` (docs/gitlab-behaviour.md#expression-validation, docs/gitlab-behaviour.md#expression-evaluation).
  */
 export function evaluate(expression: string, variables: VariableSource, options: EvaluateOptions = {}): EvaluationResult {
   const parsed = parseCached(expression, options);
@@ -64,7 +64,7 @@ export function evaluateParsed(ast: ExprNode, context: EvaluationContext): Evalu
 const NO_VARIABLES: VariableSource = new Map<string, string>();
 
 /**
- * GitLab's `ExpressionValidator` (spec §3.1): `Statement#valid?` = the expression evaluates with **empty
+ * GitLab's `ExpressionValidator` (docs/gitlab-behaviour.md#expression-validation): `Statement#valid?` = the expression evaluates with **empty
  * variables** without an `ExpressionError` and the root is a lexeme. A Ruby error GitLab does not rescue
  * (kind `runtime`, e.g. `$A =~ true`) is reported as invalid too: GitLab cannot accept that configuration.
  */
@@ -76,5 +76,5 @@ export function validateExpression(expression: string, options: ExprOptions = {}
   return { valid: true, ast: parsed.ast, tokens: parsed.tokens };
 }
 
-/** The message GitLab shows for an invalid `rules:if` (spec §3.1), for diagnostics that quote GitLab. */
+/** The message GitLab shows for an invalid `rules:if` (docs/gitlab-behaviour.md#expression-validation), for diagnostics that quote GitLab. */
 export const INVALID_EXPRESSION_MESSAGE = 'invalid expression syntax';

@@ -1,6 +1,6 @@
 import type { TextRange } from './range';
 
-/** The lexeme kinds of GitLab's expression lexer (spec §3.2), plus the optional unary `!` (see lexer options). */
+/** The lexeme kinds of GitLab's expression lexer (docs/gitlab-behaviour.md#expression-lexer), plus the optional unary `!` (see lexer options). */
 export type TokenKind =
   | 'parenOpen'
   | 'parenClose'
@@ -44,7 +44,7 @@ export const OPERATOR_SYMBOLS: Readonly<Record<BinaryOperatorKind | 'not', strin
 };
 
 /**
- * Shunting-yard precedences from GitLab's lexeme classes (spec §3.3): a lower number binds tighter;
+ * Shunting-yard precedences from GitLab's lexeme classes (docs/gitlab-behaviour.md#expression-grammar): a lower number binds tighter;
  * parentheses use 901 (open) and 900 (close) so that `)` pops every operator but `(`.
  */
 export const PRECEDENCE: Readonly<Record<Exclude<TokenKind, ValueTokenKind>, number>> = {

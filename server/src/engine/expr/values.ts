@@ -1,7 +1,7 @@
 import { UntrustedRegexp } from './regexp/re2';
 
 /**
- * A value during evaluation (spec §3.4): a String (variable values and literals), `null` (Ruby `nil`:
+ * A value during evaluation (docs/gitlab-behaviour.md#expression-evaluation): a String (variable values and literals), `null` (Ruby `nil`:
  * undefined variable, `null`, missing input), a Boolean (`true`/`false`, comparison results), a regexp
  * (pattern literal), or a number (only from `$[[ inputs.x ]]` with a number input).
  */
@@ -19,7 +19,7 @@ export function isRubyTruthy(value: ExprValue): boolean {
 const BLANK = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
 
 /**
- * ActiveSupport `present?`, the final test of `Statement#truthful?` (spec §3.4 "final"): `nil`, `false`,
+ * ActiveSupport `present?`, the final test of `Statement#truthful?` (docs/gitlab-behaviour.md#expression-evaluation "final"): `nil`, `false`,
  * `""` and whitespace-only strings are not present; any other string (even `"false"`, `"0"`), `true`,
  * numbers and regexps are.
  */
@@ -44,7 +44,7 @@ export function rubyToS(value: ExprValue): string {
 export type CompareResult = { readonly ok: true; readonly equal: boolean } | { readonly ok: false; readonly message: string };
 
 /**
- * `LogicalOperator#compare_with_coercion` (spec §3.4 `==`/`!=`): Ruby `==`, except that a Boolean and a
+ * `LogicalOperator#compare_with_coercion` (docs/gitlab-behaviour.md#expression-evaluation `==`/`!=`): Ruby `==`, except that a Boolean and a
  * String are compared as strings (`true == "true"`). `nil == ""` is false. A regexp on the left calls
  * `other.source`, which only regexps have.
  */

@@ -1,14 +1,14 @@
 /**
  * The built-in environment template GitLab uses when the agent has no
- * `environment_templates/default.yaml` (spec §2.3, §2.7).
+ * `environment_templates/default.yaml` (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#built-in-default-template).
  *
  * INFERRED, not copied: the real file (`internal/module/managed_resources/server/default_template.yaml` in
- * the agent repository) was not retrievable (spec §2.7 [U]). This shape follows what the documentation
+ * the agent repository) was not read (docs/gitlab-behaviour.md#built-in-default-template). This shape follows what the documentation
  * says it does — a Namespace and a RoleBinding for the CI/CD job, assuming `ci_job` impersonation, with
  * `delete_resources: on_stop` — and mirrors the documentation's example: namespace
  * `<env slug>-<project id>-<agent id>`, RoleBinding `bind-<agent id>-<project id>-<env slug>` granting the
  * ClusterRole `admin` to the group `gitlab:project_env:<project id>:<env slug>` that `ci_job`
- * impersonation puts the job in. [I] Check it against a real GitLab before relying on exact names.
+ * impersonation puts the job in. Check it against a real GitLab before relying on exact names.
  *
  * Values that start with `{{` are quoted: GitLab parses the raw template as YAML before rendering it.
  */

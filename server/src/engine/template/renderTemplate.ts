@@ -1,5 +1,5 @@
 /**
- * Renders an environment template the way GitLab does (spec §2.3, §2.8):
+ * Renders an environment template the way GitLab does (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#managed-resources-flow):
  *
  * 1. The raw template must be valid YAML: Rails `YAML.safe_load`s it (to read `delete_resources`) before
  *    anything is rendered, so an unquoted value starting with `{{` — a YAML flow mapping — breaks the job.
@@ -99,8 +99,8 @@ function rawYamlErrors(text: string, doc: Document.Parsed): EngineDiagnostic[] {
     const range = index.range(lineStart + from, lineStart + to);
     const isWholeLine = lineText.slice(0, from).trim() === '';
     const message = isWholeLine
-      ? 'This line starts with `{{`, which YAML reads as a flow mapping. GitLab parses the template as YAML before rendering it (spec §2.3), so the job would fail. Put a control action such as `{{ if … }}` or `{{ end }}` in a YAML comment (`# {{ if … }}`), which the template still evaluates.'
-      : `This value starts with \`{{\`, which YAML reads as a flow mapping. GitLab parses the template as YAML before rendering it (spec §2.3), so the job would fail. Quote the whole value: ${quoteYaml(value)}.`;
+      ? 'This line starts with `{{`, which YAML reads as a flow mapping. GitLab parses the template as YAML before rendering it, so the job would fail. Put a control action such as `{{ if … }}` or `{{ end }}` in a YAML comment (`# {{ if … }}`), which the template still evaluates.'
+      : `This value starts with \`{{\`, which YAML reads as a flow mapping. GitLab parses the template as YAML before rendering it, so the job would fail. Quote the whole value: ${quoteYaml(value)}.`;
     out.push(error(range, 'template.unquotedAction', message, isWholeLine ? undefined : { replacement: quoteYaml(value) }));
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * The data an environment template is rendered with (spec §2.4): what Rails sends KAS as
+ * The data an environment template is rendered with (docs/gitlab-behaviour.md#template-variables-and-functions): what Rails sends KAS as
  * `TemplatingInfo`, built here from a CI scenario plus the ids a scenario does not carry.
  */
 import { guessEnvironmentTier } from '../vars/environment-tier';
@@ -12,7 +12,7 @@ export { GITLAB_FUNCTION_DOCS, GITLAB_FUNCTION_NAMES, GO_BUILTIN_NAMES, type Git
 /** Every function name a template may call: GitLab's functions, then Go's builtins. */
 export const TEMPLATE_FUNCTION_NAMES: readonly string[] = [...GITLAB_FUNCTION_NAMES, ...GO_BUILTIN_NAMES];
 
-/** The template data of spec §2.4, keyed as templates read it (`.project.slug`). */
+/** The template data of docs/gitlab-behaviour.md#template-variables-and-functions, keyed as templates read it (`.project.slug`). */
 export interface EnvironmentTemplateData {
   readonly agent: { readonly id: number; readonly name: string; readonly url: string };
   readonly environment: {
@@ -40,9 +40,9 @@ export interface TemplateIds {
   readonly projectId?: number;
   /** Default 0 (only `.environment.id` and `.environment.page_url` use it). */
   readonly environmentId?: number;
-  /** Default 0, GitLab's own default when unset (spec §2.4). */
+  /** Default 0, GitLab's own default when unset (docs/gitlab-behaviour.md#template-variables-and-functions). */
   readonly pipelineId?: number;
-  /** Default 0, GitLab's own default when unset (spec §2.4). */
+  /** Default 0, GitLab's own default when unset (docs/gitlab-behaviour.md#template-variables-and-functions). */
   readonly jobId?: number;
   /** Default 0. */
   readonly userId?: number;
@@ -55,7 +55,7 @@ export type TemplateDataResult =
   | { readonly ok: true; readonly data: EnvironmentTemplateData }
   | { readonly ok: false; readonly reason: 'noEnvironment' | 'noProjectId'; readonly message: string };
 
-/** `NamespaceSanitizer.sanitize` (spec §4.2): every character outside `[-a-z0-9]` → `-`, leading dashes removed. */
+/** `NamespaceSanitizer.sanitize` (docs/gitlab-behaviour.md#legacy-namespace): every character outside `[-a-z0-9]` → `-`, leading dashes removed. */
 export function sanitizeNamespace(name: string): string {
   return name.replace(/[^-a-z0-9]/gu, '-').replace(/^-+/, '');
 }
@@ -65,7 +65,7 @@ const NAMESPACE_MAX_LENGTH = 63;
 
 /**
  * `.legacy_namespace` — the namespace the certificate-based integration would have used, project-namespace
- * branch with one namespace per environment (spec §4.2): suffix `-<project id>-<environment slug>`, prefix
+ * branch with one namespace per environment (docs/gitlab-behaviour.md#legacy-namespace): suffix `-<project id>-<environment slug>`, prefix
  * the sanitized lower-cased project path (its last component) cut to `63 - suffix length`, and the whole
  * sanitized again. `My_App`, 42, `review-feature-x-bjrazc` → `my-app-42-review-feature-x-bjrazc`.
  */
@@ -85,7 +85,7 @@ function toId(value: number | string | undefined): number | undefined {
 
 /**
  * Builds the template data for a job of `scenario`. Like Rails, which only renders for a job with an
- * environment (spec §2.2/§2.4), it fails without an environment name; it also needs a project id.
+ * environment (docs/gitlab-behaviour.md#opting-in-to-managed-resources, docs/gitlab-behaviour.md#template-variables-and-functions), it fails without an environment name; it also needs a project id.
  */
 export function buildTemplateData(scenario: Scenario, ids: TemplateIds): TemplateDataResult {
   const envName = scenario.environmentName;
@@ -131,7 +131,7 @@ export interface TemplateVariableInfo {
   readonly description: string;
 }
 
-/** The variables of spec §2.4, in the documentation's order. */
+/** The variables of docs/gitlab-behaviour.md#template-variables-and-functions, in the documentation's order. */
 export const TEMPLATE_VARIABLES: readonly TemplateVariableInfo[] = [
   { path: '.agent.id', type: 'int', description: 'ID of the agent.' },
   { path: '.agent.name', type: 'string', description: 'Name of the agent.' },

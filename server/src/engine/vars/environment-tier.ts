@@ -7,7 +7,7 @@ export const ENVIRONMENT_TIERS: readonly EnvironmentTier[] = ['production', 'sta
 /**
  * `Environment#guess_tier`: the tier GitLab stores when `environment:deployment_tier` is not set — the first
  * of these unanchored, case-insensitive patterns that matches the name wins (so `review/production-fix` is
- * `development`). Source: `gitlabhq` `app/models/environment.rb` (outside the spec's §3 tables).
+ * `development`). Source: `gitlabhq` `app/models/environment.rb` (docs/gitlab-behaviour.md#predefined-variables).
  */
 export function guessEnvironmentTier(name: string): EnvironmentTier {
   if (/(dev|review|trunk)/i.test(name)) return 'development';

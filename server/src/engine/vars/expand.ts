@@ -1,6 +1,6 @@
 import type { TextRange } from '../expr/range';
 
-/** How a reference was written: `$VAR`, `${VAR}` or `%VAR%` (spec §3.7). */
+/** How a reference was written: `$VAR`, `${VAR}` or `%VAR%` (docs/gitlab-behaviour.md#variable-expansion). */
 export type ReferenceSyntax = 'dollar' | 'braces' | 'percent';
 
 /** One variable reference found in a string. */
@@ -51,7 +51,7 @@ export interface ExpansionResult {
   readonly references: readonly ExpandedReference[];
 }
 
-// `ExpandVariables::VARIABLES_REGEXP` = /\$([a-zA-Z_][a-zA-Z0-9_]*)|\${\g<1>}|%\g<1>%/ (spec §3.7).
+// `ExpandVariables::VARIABLES_REGEXP` = /\$([a-zA-Z_][a-zA-Z0-9_]*)|\${\g<1>}|%\g<1>%/ (docs/gitlab-behaviour.md#variable-expansion).
 const NAME = '[a-zA-Z_][a-zA-Z0-9_]*';
 const VARIABLES_REGEXP = new RegExp(`\\$(${NAME})|\\$\\{(${NAME})\\}|%(${NAME})%`, 'g');
 
@@ -80,7 +80,7 @@ function lookup(variables: ExpansionVariables, name: string): ExpansionVariable 
 }
 
 /**
- * `ExpandVariables.expand` / `expand_existing` (spec §3.7): one left-to-right pass over `$VAR`, `${VAR}` and
+ * `ExpandVariables.expand` / `expand_existing` (docs/gitlab-behaviour.md#variable-expansion): one left-to-right pass over `$VAR`, `${VAR}` and
  * `%VAR%` (the same on every OS); values are inserted as they are (no recursive expansion, no `$$` escape).
  * A name ends at the first character outside `[a-zA-Z0-9_]`, so `$CI_ENVIRONMENT_SLUG-app` is the value
  * followed by `-app`. Also returns every reference with its range, for the editor.

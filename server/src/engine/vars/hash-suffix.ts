@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * GitLab's slug suffix (spec §3.9): `Digest::SHA2.hexdigest(text).to_i(16).to_s(36).last(6)` — the SHA-256
+ * GitLab's slug suffix (docs/gitlab-behaviour.md#ref-and-environment-slugs): `Digest::SHA2.hexdigest(text).to_i(16).to_s(36).last(6)` — the SHA-256
  * of the UTF-8 text read as one big integer, written in base 36, last `length` characters. BigInt keeps all
  * 256 bits; a float would lose the low digits that form the suffix.
  */

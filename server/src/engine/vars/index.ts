@@ -1,6 +1,6 @@
 /**
- * CI/CD variables as GitLab computes them: expansion (spec §3.7), predefined variables and scenarios
- * (§3.6, §3.8), slugs (§3.9), and the DNS-1123 namespace checks (§4.1). Pure and editor-agnostic.
+ * CI/CD variables as GitLab computes them: expansion (docs/gitlab-behaviour.md#variable-expansion), predefined variables and scenarios
+ * (docs/gitlab-behaviour.md#variables-available-to-job-rules, docs/gitlab-behaviour.md#predefined-variables), slugs (docs/gitlab-behaviour.md#ref-and-environment-slugs), and the DNS-1123 namespace checks (docs/gitlab-behaviour.md#names). Pure and editor-agnostic.
  */
 export {
   expandVariables,

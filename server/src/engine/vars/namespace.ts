@@ -1,6 +1,6 @@
 import { sha256Base36Suffix } from './hash-suffix';
 
-/** Kubernetes' limit for a DNS-1123 label, e.g. a namespace name (spec §4.1). */
+/** Kubernetes' limit for a DNS-1123 label, e.g. a namespace name (docs/gitlab-behaviour.md#names). */
 export const DNS1123_LABEL_MAX_LENGTH = 63;
 
 /** Why a name is not a DNS-1123 label. */

@@ -1,5 +1,5 @@
 /**
- * When GitLab sets a predefined variable (spec §3.6, §3.8; docs column "Availability"):
+ * When GitLab sets a predefined variable (docs/gitlab-behaviour.md#variables-available-to-job-rules, docs/gitlab-behaviour.md#predefined-variables; docs column "Availability"):
  * - `pre-pipeline` — known before the pipeline exists (usable in `workflow:rules`, `include:rules`, `rules:if`);
  * - `pipeline` — set while the pipeline is created (usable in job `rules:if`);
  * - `job-only` — only when the job runs, persisted with the job (`CI_JOB_ID`, tokens…): not in `rules:if`;
@@ -11,7 +11,7 @@ export type VariableAvailability = 'pre-pipeline' | 'pipeline' | 'job-only' | 'e
 export interface PredefinedVariable {
   readonly name: string;
   readonly availability: VariableAvailability;
-  /** Whether GitLab offers it to `rules:if` (spec §3.6): pre-pipeline and pipeline variables only. */
+  /** Whether GitLab offers it to `rules:if` (docs/gitlab-behaviour.md#variables-available-to-job-rules): pre-pipeline and pipeline variables only. */
   readonly availableInRulesIf: boolean;
   readonly description: string;
 }
@@ -19,9 +19,9 @@ export interface PredefinedVariable {
 type Row = readonly [name: string, availability: VariableAvailability, description: string];
 
 /**
- * Source: spec §3.8 (GitLab docs `doc/ci/variables/predefined_variables.md` @00a46ce6 [V S-CIDOC]) and the
- * persisted/environment lists of §3.6 (`where_variables_can_be_used.md`). The spec lists `CI_ENVIRONMENT_*` as
- * "pipeline"; §3.6 says `rules:if` cannot see the environment ones, so they are `environment-derived` here.
+ * Source: docs/gitlab-behaviour.md#predefined-variables (https://docs.gitlab.com/ci/variables/predefined_variables/) and the
+ * persisted/environment lists of docs/gitlab-behaviour.md#variables-available-to-job-rules (`where_variables_can_be_used.md`). The predefined-variables page lists `CI_ENVIRONMENT_*` as
+ * "pipeline"; docs/gitlab-behaviour.md#variables-available-to-job-rules says `rules:if` cannot see the environment ones, so they are `environment-derived` here.
  */
 const ROWS: readonly Row[] = [
   ['CI_COMMIT_BRANCH', 'pre-pipeline', 'Branch name; only in branch pipelines (not merge request or tag pipelines).'],

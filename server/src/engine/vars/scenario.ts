@@ -48,8 +48,8 @@ export type ScenarioVariableSource = 'predefined' | 'user';
 export interface ScenarioVariable {
   readonly value: string;
   /**
-   * Whether GitLab's job `rules:if` sees it (spec §3.6). `CI_ENVIRONMENT_*` are false but still have values:
-   * `environment:url`, `namespace` expansion in the agent `rules` design (seed 003) and templates use them.
+   * Whether GitLab's job `rules:if` sees it (docs/gitlab-behaviour.md#variables-available-to-job-rules). `CI_ENVIRONMENT_*` are false but still have values:
+   * `environment:url`, `namespace` expansion in the agent `rules` design (docs/gitlab-behaviour.md#ci_access-rules-design) and templates use them.
    */
   readonly availableInRulesIf: boolean;
   readonly source: ScenarioVariableSource;
@@ -58,7 +58,7 @@ export interface ScenarioVariable {
 }
 
 /**
- * The variables GitLab would set for `scenario` (spec §3.8), each marked with whether `rules:if` may read it.
+ * The variables GitLab would set for `scenario` (docs/gitlab-behaviour.md#predefined-variables), each marked with whether `rules:if` may read it.
  * Only variables the scenario determines are present (e.g. no `CI_COMMIT_BRANCH` in a tag pipeline, no
  * `CI_ENVIRONMENT_*` without an environment), as in GitLab.
  */

@@ -5,7 +5,7 @@ import { sha256Base36Suffix } from './hash-suffix';
 const NOT_SLUG_CHAR = /[^a-z0-9]/gu;
 
 /**
- * `Gitlab::Utils.slugify` (spec §3.9), used for `CI_COMMIT_REF_SLUG`, `CI_PROJECT_PATH_SLUG` and
+ * `Gitlab::Utils.slugify` (docs/gitlab-behaviour.md#ref-and-environment-slugs), used for `CI_COMMIT_REF_SLUG`, `CI_PROJECT_PATH_SLUG` and
  * `CI_JOB_NAME_SLUG`: lowercase, every character outside `[a-z0-9]` → `-`, first 63 characters, then leading
  * and trailing dash runs removed (after the cut, so the result may be shorter than 63; inner runs stay).
  */
@@ -17,12 +17,12 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** `CI_COMMIT_REF_SLUG` for a branch or tag name (spec §3.8, §3.9). */
+/** `CI_COMMIT_REF_SLUG` for a branch or tag name (docs/gitlab-behaviour.md#predefined-variables, docs/gitlab-behaviour.md#ref-and-environment-slugs). */
 export function slugifyRef(ref: string): string {
   return slugify(ref);
 }
 
-/** `CI_PROJECT_PATH_SLUG` for a project's full path (spec §3.8). */
+/** `CI_PROJECT_PATH_SLUG` for a project's full path (docs/gitlab-behaviour.md#predefined-variables). */
 export function projectPathSlug(projectPath: string): string {
   return slugify(projectPath);
 }
@@ -31,7 +31,7 @@ export function projectPathSlug(projectPath: string): string {
 export const ENVIRONMENT_SLUG_MAX_LENGTH = 24;
 
 /**
- * `Gitlab::Slug::Environment#generate` — `CI_ENVIRONMENT_SLUG` (spec §3.9):
+ * `Gitlab::Slug::Environment#generate` — `CI_ENVIRONMENT_SLUG` (docs/gitlab-behaviour.md#ref-and-environment-slugs):
  * 1. lowercase, every character outside `[a-z0-9]` → `-`;
  * 2. prefix `env-` unless it starts with a letter;
  * 3. squeeze dash runs;

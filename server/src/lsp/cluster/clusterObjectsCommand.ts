@@ -8,7 +8,7 @@ import { runOperation } from './operation';
 import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView } from './protocol';
 import { withSession } from './session';
 
-/** `listClusterObjects`: the managed environments (GitLab's §2.6 annotation) and the workspaces (§5.2) of the cluster. */
+/** `listClusterObjects`: the managed environments (GitLab's annotation, docs/gitlab-behaviour.md#managed-object-labels-and-annotation) and the workspaces (docs/gitlab-behaviour.md#workspace-labels-and-annotations) of the cluster. */
 export function registerClusterObjectsCommand(router: ClusterCommandRouter, connection: Connection): void {
   router.register(CLUSTER_COMMANDS.listClusterObjects, async (argument, call) => {
     const args = record(argument ?? {}, 'the argument');

@@ -35,7 +35,7 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
 
 /**
  * The template text: the open document when the editor has it (so unsaved edits are what gets
- * applied, as the diff shows), else the file; no URI means GitLab's built-in default (spec §2.7).
+ * applied, as the diff shows), else the file; no URI means GitLab's built-in default (docs/gitlab-behaviour.md#built-in-default-template).
  */
 async function templateText(documents: TextDocuments<TextDocument>, uri: string | undefined): Promise<{ text?: string; source: string } | string> {
   if (!uri) return { source: "GitLab's built-in default template" };
@@ -51,7 +51,7 @@ async function templateText(documents: TextDocuments<TextDocument>, uri: string 
 }
 
 /**
- * GitLab's render flow for one scenario (spec §2.4, §2.8) through the cluster engine's
+ * GitLab's render flow for one scenario (docs/gitlab-behaviour.md#template-variables-and-functions, docs/gitlab-behaviour.md#managed-resources-flow) through the cluster engine's
  * prepareEnvironment: template data, the rendered template, the decorated objects and their
  * inventory. Render errors point at the template's file, line and column.
  */

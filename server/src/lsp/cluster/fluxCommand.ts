@@ -7,7 +7,7 @@ import { runOperation } from './operation';
 import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
 import { withSession } from './session';
 
-/** `waitForFluxSync` (seed 002): watch until the revision is applied, with progress, cancellation and a timeout. */
+/** `waitForFluxSync` (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job): watch until the revision is applied, with progress, cancellation and a timeout. */
 export function registerFluxCommand(router: ClusterCommandRouter, connection: Connection): void {
   router.register(CLUSTER_COMMANDS.waitForFluxSync, async (argument, call) => {
     const args = record(argument, 'the argument');

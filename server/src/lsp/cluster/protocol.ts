@@ -97,7 +97,7 @@ export interface ContextList {
   readonly contexts: readonly KubeContextInfo[];
 }
 
-/** The CI situation an environment is rendered for (template data of spec §2.4). */
+/** The CI situation an environment is rendered for (template data of docs/gitlab-behaviour.md#template-variables-and-functions). */
 export interface EnvironmentScenarioArgs {
   /** The agent's name (the folder under `.gitlab/agents/`). */
   readonly agentName: string;
@@ -121,7 +121,7 @@ export interface PlanApplyArgs extends ClusterArgs {
   /**
    * The environment template: a `file:` URI of `environment_templates/default.yaml`, read from the
    * open document when the editor has it open (unsaved edits included) or from disk; absent: GitLab's
-   * built-in default template (spec §2.3, §2.7).
+   * built-in default template (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#built-in-default-template).
    */
   readonly templateUri?: string;
   readonly scenario: EnvironmentScenarioArgs;
@@ -177,7 +177,7 @@ export interface ApplyPlanView {
 export interface PlanDestroyArgs extends ClusterArgs {
   /** The environment's inventory, found by {@link CLUSTER_COMMANDS.listClusterObjects}. */
   readonly inventory: InventoryRef;
-  /** The template's `delete_resources` when known; `never` refuses (spec §2.3). Default `on_stop`. */
+  /** The template's `delete_resources` when known; `never` refuses (docs/gitlab-behaviour.md#environment-template-file). Default `on_stop`. */
   readonly deleteResources?: string;
 }
 
@@ -229,7 +229,7 @@ export interface ExecutionReport {
   readonly lines: readonly ReportLine[];
 }
 
-/** A managed environment found on the cluster by GitLab's labels (spec §2.6). */
+/** A managed environment found on the cluster by GitLab's labels (docs/gitlab-behaviour.md#managed-object-labels-and-annotation). */
 export interface EnvironmentView {
   readonly inventory: InventoryRef;
   readonly environment: string;
@@ -241,7 +241,7 @@ export interface EnvironmentView {
   readonly state: string;
 }
 
-/** A workspace found on the cluster (spec §5). */
+/** A workspace found on the cluster (docs/gitlab-behaviour.md#remote-development-workspaces). */
 export interface WorkspaceView {
   readonly name: string;
   readonly namespace: string;
@@ -270,7 +270,7 @@ export interface WaitForFluxSyncArgs extends ClusterArgs {
   /** A Kustomization, or an OCIRepository whose Kustomization is waited for. */
   readonly kind: 'Kustomization' | 'OCIRepository';
   readonly name: string;
-  /** `<ref>@sha1:<sha>`, `sha256:<digest>`, or a bare commit SHA (spec §6.2, §6.3). */
+  /** `<ref>@sha1:<sha>`, `sha256:<digest>`, or a bare commit SHA (docs/gitlab-behaviour.md#oci-artifact-origin-revision, docs/gitlab-behaviour.md#flux-revision-formats). */
   readonly revision: string;
   readonly timeoutSeconds?: number;
 }

@@ -7,7 +7,7 @@ import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
 import { withSession } from './session';
 import type { Connection } from 'vscode-languageserver';
 
-/** `terminateWorkspace`: seed 001's termination run to Terminated, with progress and cancellation. */
+/** `terminateWorkspace`: agentk's termination (docs/gitlab-behaviour.md#workspace-termination) run to Terminated, with progress and cancellation. */
 export function registerWorkspaceCommands(router: ClusterCommandRouter, connection: Connection): void {
   router.register(CLUSTER_COMMANDS.terminateWorkspace, async (argument, call) => {
     const args = record(argument, 'the argument');

@@ -1,4 +1,4 @@
-/** A list that the incremental validator splits into entries (the lists with the 500-entry limit, spec §1.2). */
+/** A list that the incremental validator splits into entries (the lists with the 500-entry limit, docs/gitlab-behaviour.md#top-level-keys-and-list-limits). */
 export type EntryListPath = readonly [section: 'ci_access' | 'user_access', list: 'projects' | 'groups'];
 
 /** One list item: from its `- ` line to the next item (or the end of the list), comments included. */

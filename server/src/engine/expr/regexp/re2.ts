@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 
 /**
- * A compiled RE2 regular expression: the counterpart of `Gitlab::UntrustedRegexp` (spec §3.5).
+ * A compiled RE2 regular expression: the counterpart of `Gitlab::UntrustedRegexp` (docs/gitlab-behaviour.md#expression-regular-expressions).
  *
  * Matching runs in time linear in the input (RE2 automata, no backtracking), so a user-written
  * pattern such as `/(a+)+$/` cannot stall the language server.

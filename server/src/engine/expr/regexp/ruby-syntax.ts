@@ -17,7 +17,7 @@ export type RubySyntaxResult =
 const RUBY_SYNTAX = /(?:^|(?<=\n))\/([^\n]*)\/([ismU]*)(?=\n|$)/;
 
 /**
- * Reads `value` the way `Lexeme::Pattern.new(value)` does (spec §3.4/§3.5): first every `\/` becomes `/`,
+ * Reads `value` the way `Lexeme::Pattern.new(value)` does (docs/gitlab-behaviour.md#expression-evaluation, docs/gitlab-behaviour.md#expression-regular-expressions): first every `\/` becomes `/`,
  * then `RubySyntax.fabricate!` takes the `/…/flags` shape (one character between the slashes is enough
  * here, unlike the lexer's Pattern lexeme) and RE2 compiles `(?flags)pattern`.
  */

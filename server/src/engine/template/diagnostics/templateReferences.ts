@@ -1,6 +1,6 @@
 /**
  * What a template refers to, checked without rendering it: Go template syntax, functions that do not
- * exist and variables that are not in GitLab's template data (spec §2.4), each at the exact place
+ * exist and variables that are not in GitLab's template data (docs/gitlab-behaviour.md#template-variables-and-functions), each at the exact place
  * inside the `{{ }}`.
  */
 import type { EngineDiagnostic } from '../../diagnostics';
@@ -17,7 +17,7 @@ type Shape = { readonly kind: 'map'; readonly fields: ReadonlyMap<string, Shape>
 
 const UNKNOWN: Shape = { kind: 'unknown' };
 
-/** The template data of spec §2.4 as a tree: `.project.slug` → map project → leaf string. */
+/** The template data of docs/gitlab-behaviour.md#template-variables-and-functions as a tree: `.project.slug` → map project → leaf string. */
 export const TEMPLATE_DATA_SHAPE: Shape = (() => {
   type MutableMap = { kind: 'map'; fields: Map<string, Shape> };
   const root: MutableMap = { kind: 'map', fields: new Map() };
@@ -165,7 +165,7 @@ class ReferenceChecker {
           code: 'template.unknownVariable',
           message:
             `Unknown template variable "${written}"${suggestion ? `: did you mean "${parent}${i ? '.' : ''}${suggestion}"?` : '.'} ` +
-            `GitLab renders a missing key as "<no value>" (spec §2.4). Available${i ? ` in "${parent}"` : ''}: ${candidates.join(', ')}.`,
+            `GitLab renders a missing key as "<no value>". Available${i ? ` in "${parent}"` : ''}: ${candidates.join(', ')}.`,
           ...(suggestion ? { data: { replacement: suggestion } } : {}),
         });
         return UNKNOWN;

@@ -1,5 +1,5 @@
 /**
- * Values that start with `{{` unquoted (spec §2.3): YAML reads `{{ … }}` as a flow mapping, and GitLab
+ * Values that start with `{{` unquoted (docs/gitlab-behaviour.md#environment-template-file): YAML reads `{{ … }}` as a flow mapping, and GitLab
  * parses the raw template as YAML before rendering it, so such a value either breaks the job or is not
  * the string it looks like. Found on the YAML tree (flow mappings whose text starts with `{{`), so
  * comments, quoted strings and block scalars are never mistaken for one.
@@ -14,7 +14,7 @@ const CONTROL_ACTION = /^\{\{-?\s*(if|else|end|range|with|define|block|template|
 /** A mapping key or a value (a key is quoted alone: quoting up to the line end would swallow its value). */
 type Role = 'key' | 'value';
 
-const why = (what: Role | 'line') => `This ${what} starts with \`{{\`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it (spec §2.3).`;
+const why = (what: Role | 'line') => `This ${what} starts with \`{{\`, which YAML reads as a flow mapping, and GitLab parses the template as YAML before rendering it.`;
 
 /** What to do, by where the text is. */
 const ADVICE: Record<'inFlow' | 'control' | 'quote', (text: string, role: Role) => string> = {

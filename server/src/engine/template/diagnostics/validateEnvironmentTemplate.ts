@@ -1,5 +1,5 @@
 /**
- * Checks of one environment template file on its own (spec §2.3–§2.6), in GitLab's order: the raw text
+ * Checks of one environment template file on its own (docs/gitlab-behaviour.md#gitlab-managed-resources), in GitLab's order: the raw text
  * must be YAML (Rails loads it before rendering), of the template schema's shape, a valid Go template
  * that calls only existing functions and reads only GitLab's variables; and only `default.yaml` is used.
  * Checks that need the agent configuration or scenarios live in engine/crossFile.
@@ -13,7 +13,7 @@ import { environmentTemplateValidator } from './templateSchema';
 import { templateReferenceDiagnostics } from './templateReferences';
 import { unquotedActionDiagnostics } from './unquotedActions';
 
-/** Rails always asks KAS for the template named `default` (spec §2.3). */
+/** Rails always asks KAS for the template named `default` (docs/gitlab-behaviour.md#environment-template-file). */
 export const USED_TEMPLATE_NAME = 'default';
 
 export interface TemplateFileOptions {
@@ -32,7 +32,7 @@ export function validateEnvironmentTemplate(text: string, options: TemplateFileO
       range: index.range(0, index.lineEnd(0)),
       severity: 'warning',
       code: 'template.ignoredFile',
-      message: `GitLab uses only environment_templates/default.yaml (spec §2.3); "${name}" is never read, so its objects are never created. Rename it to default.yaml to use it.`,
+      message: `GitLab uses only environment_templates/default.yaml; "${name}" is never read, so its objects are never created. Rename it to default.yaml to use it.`,
     });
   }
 
@@ -67,7 +67,7 @@ function sortByPosition(diagnostics: EngineDiagnostic[]): EngineDiagnostic[] {
   return diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-/** Unknown keys of a template: GitLab's handling is unknown ([U]), so a warning rather than an error. */
+/** Unknown keys of a template: GitLab's handling is not documented, so a warning rather than an error. */
 function templateSchemaWording(d: EngineDiagnostic): EngineDiagnostic {
   if (d.code !== 'schema.unknownKey') return d;
   return { ...d, severity: 'warning', message: `${d.message} GitLab reads only these keys of a template; this one has no effect.` };

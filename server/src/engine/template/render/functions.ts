@@ -1,5 +1,5 @@
 /**
- * GitLab's template functions (spec §2.4): `lower`, `substr`, `replace`, `trimPrefix`, `trimSuffix`,
+ * GitLab's template functions (docs/gitlab-behaviour.md#template-variables-and-functions): `lower`, `substr`, `replace`, `trimPrefix`, `trimSuffix`,
  * `slugify`, with sprig's names, argument order and Go parameter types — so a piped value is the last
  * argument (`{{ .project.slug | replace "_" "-" }}`) and a wrongly typed argument fails as it would in KAS.
  */
@@ -55,8 +55,8 @@ function replaceAll(s: string, old: string, replacement: string): string {
 export const SLUGIFY_DEFAULT_LENGTH = 63;
 
 /**
- * `slugify [<len>] <string>` — an RFC 1123 label. GitLab's exact algorithm is not published (spec §2.4,
- * [U]); chosen here: lowercase, every character outside `[a-z0-9]` → `-`, collapse dash runs, trim dashes
+ * `slugify [<len>] <string>` — an RFC 1123 label. GitLab's exact algorithm is not published (docs/gitlab-behaviour.md#template-variables-and-functions);
+ * chosen here: lowercase, every character outside `[a-z0-9]` → `-`, collapse dash runs, trim dashes
  * at both ends, cut to `length` (default 63), trim trailing dashes again (the cut may end on one).
  * `slugify "hello WORLD"` → `hello-world`.
  */
@@ -93,7 +93,7 @@ export const GITLAB_FUNCTIONS: ReadonlyMap<string, TemplateFunction> = new Map<s
   ['slugify', { params: [], variadic: 'any', call: (args) => slugifyArgs(args) }],
 ]);
 
-/** Documentation of GitLab's functions (spec §2.4), for completion and hover. */
+/** Documentation of GitLab's functions (docs/gitlab-behaviour.md#template-variables-and-functions), for completion and hover. */
 export interface GitLabFunctionDoc {
   readonly name: string;
   readonly signature: string;
@@ -102,7 +102,7 @@ export interface GitLabFunctionDoc {
   readonly example: { readonly template: string; readonly result: string };
 }
 
-/** The functions GitLab documents, with the documentation's examples (spec §2.4). */
+/** The functions GitLab documents, with the documentation's examples (docs/gitlab-behaviour.md#template-variables-and-functions). */
 export const GITLAB_FUNCTION_DOCS: readonly GitLabFunctionDoc[] = [
   { name: 'lower', signature: 'lower <string>', description: 'Converts to lower case.', example: { template: '{{ lower "HELLO" }}', result: 'hello' } },
   {

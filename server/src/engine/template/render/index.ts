@@ -1,6 +1,6 @@
 /**
  * Go `text/template` for GitLab environment templates: parse, execute over `map[string]any`-like data,
- * Go's builtins plus GitLab's functions (spec §2.4), and errors with Go's wording and the template range.
+ * Go's builtins plus GitLab's functions (docs/gitlab-behaviour.md#template-variables-and-functions), and errors with Go's wording and the template range.
  * Pure: no editor or Kubernetes types.
  */
 import type { Range } from '../../diagnostics';
@@ -31,7 +31,7 @@ export { MAX_RENDER_CHARS, MAX_RENDER_DEPTH, MAX_RENDER_STEPS, MAX_TEMPLATE_NEST
 export { sourceSpanAt, type OutputSegment } from './output';
 export { GoFloat, toGoValue, type GoMap, type GoValue } from './values';
 
-/** The template name KAS uses in messages: Rails always asks for the template `default` (spec §2.3). */
+/** The template name KAS uses in messages: Rails always asks for the template `default` (docs/gitlab-behaviour.md#environment-template-file). */
 export const DEFAULT_TEMPLATE_NAME = 'default';
 
 interface TemplateErrorBase {
