@@ -1,4 +1,4 @@
-// "Wait for Flux sync" (seed 002, spec §6) on the real control plane with the Flux CRDs installed.
+// "Wait for Flux sync" (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux) on the real control plane with the Flux CRDs installed.
 // The test plays kustomize-controller and source-controller by patching the status subresource.
 // Each waiter is started first, and the decisive status is patched only after the waiter reported
 // the state before it: what ends the wait is a watch event, not a later read.
@@ -93,7 +93,8 @@ function failure(outcome: ClusterOutcome<unknown>): string {
   return `${outcome.type}: ${outcome.message}`;
 }
 
-test('seed 002: a Kustomization applying a git commit ends the wait (spec §6.3 <ref>@sha1:<sha>)', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux-revision-formats
+test('a Kustomization applying a git commit ends the wait (<ref>@sha1:<sha>)', async (t) => {
   const f = await fixture(t);
   await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
   await kustomizationStatus(f, 'app', { lastAppliedRevision: `main@sha1:${OLD_SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', `Applied revision: main@sha1:${OLD_SHA}`)] });
@@ -109,7 +110,8 @@ test('seed 002: a Kustomization applying a git commit ends the wait (spec §6.3 
   assert.deepEqual(outcome, { type: 'ok', value: { kustomizations: [{ name: 'app', namespace: f.namespace, revision: `main@sha1:${SHA}`, message: `Applied revision: main@sha1:${SHA}` }] } });
 });
 
-test('seed 002: the Kustomizations of an OCIRepository applying an OCI digest end the wait (spec §6.3)', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux-revision-formats
+test('the Kustomizations of an OCIRepository applying an OCI digest end the wait', async (t) => {
   const f = await fixture(t);
   await createOciRepository(f, 'app');
   await createKustomization(f, 'app-backend', { kind: 'OCIRepository', name: 'app' });
@@ -133,7 +135,8 @@ test('seed 002: the Kustomizations of an OCIRepository applying an OCI digest en
   );
 });
 
-test('seed 002/spec §6.2: a git commit is found through the OCI artifact’s org.opencontainers.image.revision', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#oci-artifact-origin-revision
+test('a git commit is found through the OCI artifact’s org.opencontainers.image.revision', async (t) => {
   const f = await fixture(t);
   await createOciRepository(f, 'app');
   await createKustomization(f, 'app', { kind: 'OCIRepository', name: 'app' });
@@ -161,7 +164,8 @@ test('seed 002/spec §6.2: a git commit is found through the OCI artifact’s or
   assert.equal(outcome.type, 'ok', isFailure(outcome) ? outcome.message : '');
 });
 
-test('seed 002/spec §6.2: status.lastAppliedOriginRevision links a digest to a commit', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#oci-artifact-origin-revision
+test('status.lastAppliedOriginRevision links a digest to a commit', async (t) => {
   const f = await fixture(t);
   await createKustomization(f, 'app', { kind: 'OCIRepository', name: 'app' });
   await kustomizationStatus(f, 'app', {
@@ -173,7 +177,8 @@ test('seed 002/spec §6.2: status.lastAppliedOriginRevision links a digest to a 
   assert.equal(outcome.type, 'ok', isFailure(outcome) ? outcome.message : '');
 });
 
-test('seed 002/spec §6.4: Ready=False on the revision ends the wait with the controller’s reason and message', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux-readiness
+test('Ready=False on the revision ends the wait with the controller’s reason and message', async (t) => {
   const f = await fixture(t);
   await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
   const wait = startWait(f, { kind: 'Kustomization', name: 'app', revision: `main@sha1:${SHA}` });
@@ -186,7 +191,8 @@ test('seed 002/spec §6.4: Ready=False on the revision ends the wait with the co
   assert.match(message, /^failed: BuildFailed: kustomize build failed: accumulating resources: 'deploy\/missing.yaml' not found — Flux did not apply main@sha1:/);
 });
 
-test('seed 002/spec §6.4: Stalled=True ends the wait with its reason', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux-readiness
+test('Stalled=True ends the wait with its reason', async (t) => {
   const f = await fixture(t);
   await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
   await kustomizationStatus(f, 'app', {
@@ -195,7 +201,8 @@ test('seed 002/spec §6.4: Stalled=True ends the wait with its reason', async (t
   assert.match(failure(await startWait(f, { kind: 'Kustomization', name: 'app', revision: DIGEST }).done), /^failed: InvalidPath: path \.\/deploy not found/);
 });
 
-test('seed 002: the timeout says what was last seen', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job
+test('the timeout says what was last seen', async (t) => {
   const f = await fixture(t);
   await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
   await kustomizationStatus(f, 'app', { lastAppliedRevision: `main@sha1:${OLD_SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', 'ok')] });
@@ -207,7 +214,8 @@ test('seed 002: the timeout says what was last seen', async (t) => {
   assert.match(missing, /last seen: Kustomization .*\/nope does not exist \(yet\)$/);
 });
 
-test('seed 002: cancelling stops the wait; a bad revision is refused before any request', async (t) => {
+// docs/gitlab-behaviour.md#waiting-for-flux-from-a-job
+test('cancelling stops the wait; a bad revision is refused before any request', async (t) => {
   const f = await fixture(t);
   await createKustomization(f, 'app', { kind: 'GitRepository', name: 'app' });
   const controller = new AbortController();
@@ -261,7 +269,8 @@ test('an identity that may not read Kustomizations gets a clear 403 naming the o
   assert.match(describeOutcome(outcome), /^Forbidden on kustomize\.toolkit\.fluxcd\.io\/v1\/Kustomization 'app' in namespace 'agentcfg-restricted': .*kustomizations/);
 });
 
-test('spec §6.4: while waiting on an OCIRepository its fetch failure is shown; Stalled ends the wait with its reason', async (t) => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('while waiting on an OCIRepository its fetch failure is shown; Stalled ends the wait with its reason', async (t) => {
   const f = await fixture(t);
   await createOciRepository(f, 'app');
   await createKustomization(f, 'app', { kind: 'OCIRepository', name: 'app' });

@@ -1,4 +1,4 @@
-// The inventory ConfigMap on the real control plane (spec §5.3): writing it leaves exactly the given
+// The inventory ConfigMap on the real control plane (docs/gitlab-behaviour.md#inventories): writing it leaves exactly the given
 // objects listed, whoever else wrote to it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 // Apply and delete an environment over LSP (stdio, the built server) against the real control plane:
-// planApply → executePlan creates the namespace with GitLab's labels (spec §2.6), a re-plan is a
-// no-op, planDestroy → executePlan removes exactly what the inventory lists (spec §5.3); template,
+// planApply → executePlan creates the namespace with GitLab's labels (docs/gitlab-behaviour.md#managed-object-labels-and-annotation), a re-plan is a
+// no-op, planDestroy → executePlan removes exactly what the inventory lists (docs/gitlab-behaviour.md#inventories); template,
 // permission, connection and stale-plan errors come back as clear messages.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -61,7 +61,8 @@ test('plan → execute creates the namespace of the built-in default template; r
     ],
   );
   assert.equal(plan.objects[0].live, '', 'nothing live yet');
-  assert.match(plan.objects[0].proposed, new RegExp(`agent.gitlab.com/id-${AGENT_ID}: ""`), 'GitLab labels on the proposed object (spec §2.6)');
+  // docs/gitlab-behaviour.md#managed-object-labels-and-annotation
+  assert.match(plan.objects[0].proposed, new RegExp(`agent.gitlab.com/id-${AGENT_ID}: ""`), 'GitLab labels on the proposed object');
   assert.match(plan.diff, new RegExp(`\\+\\s+name: ${namespace}`));
   assert.equal(plan.hasConflicts, false);
   assert.equal(plan.noop, false);
@@ -78,7 +79,7 @@ test('plan → execute creates the namespace of the built-in default template; r
   assert.equal(live.status?.phase, 'Active');
   assert.ok(`agent.gitlab.com/env-${environmentSlug(environmentName)}-${projectId}-${AGENT_ID}` in (live.metadata?.labels ?? {}));
 
-  // The tree view's listing finds it by GitLab's annotation (spec §2.6), Ready.
+  // The tree view's listing finds it by GitLab's annotation (docs/gitlab-behaviour.md#managed-object-labels-and-annotation), Ready.
   const listed = await execute<ClusterInventory>(server.client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
   assert.ok(listed.result.ok, JSON.stringify(listed.result));
   const found = listed.result.value.environments.find((e) => e.namespace === namespace);
@@ -135,7 +136,8 @@ test('a template error comes back with the file, line and column', async () => {
   assert.match(!result.ok ? result.message : '', new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:\\d+: `));
 });
 
-test('delete_resources: never refuses to plan a deletion, with GitLab\'s reason (spec §2.3)', async () => {
+// docs/gitlab-behaviour.md#environment-template-file
+test('delete_resources: never refuses to plan a deletion, with GitLab\'s reason', async () => {
   const { result } = await execute<DestroyPlanView>(server.client, CLUSTER_COMMANDS.planDestroy, {
     cluster: admin(),
     agentNamespace,
@@ -179,7 +181,7 @@ test('fields owned by another manager: the plan names it, execute without force 
   const applied = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: first.result.value.planId });
   assert.ok(applied.result.ok, JSON.stringify(applied.result));
   try {
-    // Someone else takes over one of the labels GitLab's metadata sets (spec §2.6).
+    // Someone else takes over one of the labels GitLab's metadata sets (docs/gitlab-behaviour.md#managed-object-labels-and-annotation).
     await server.kc.makeApiClient(CoreV1Api).patchNamespace(
       { name: namespace, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [label]: 'theirs' } } }, fieldManager: 'someone-else', force: true },
       setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),

@@ -1,5 +1,5 @@
 // "Wait for Flux sync" over LSP (stdio, the built server) on the real control plane, the test
-// playing the kustomize-controller by patching status (seed 002, spec §6.3/§6.4): progress while
+// playing the kustomize-controller by patching status (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job, docs/gitlab-behaviour.md#flux-revision-formats, docs/gitlab-behaviour.md#flux-readiness): progress while
 // waiting, success once the revision is applied, the controller's reason on failure.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -41,7 +41,8 @@ async function startWait(namespace: string, timeoutSeconds = 60) {
   return { pending, token };
 }
 
-test('reports progress while waiting and succeeds once Ready=True for the revision (spec §6.4)', async (t) => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('reports progress while waiting and succeeds once Ready=True for the revision', async (t) => {
   const k = await kustomization(t);
   const { pending, token } = await startWait(k.namespace);
   await k.setStatus({ observedGeneration: 1, lastAppliedRevision: REVISION, conditions: [condition('True', 'ReconciliationSucceeded', `Applied revision: ${REVISION}`)] });

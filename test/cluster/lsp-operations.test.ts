@@ -13,7 +13,7 @@ import { execute, trustedServerForFile } from './lsp-support';
 const HOLD_FINALIZER = 'agentcfg.test/hold';
 const server = trustedServerForFile();
 
-/** A unique-mode workspace namespace `gl-rd-ns-<name>` (spec §5.1) holding one ConfigMap. */
+/** A unique-mode workspace namespace `gl-rd-ns-<name>` (docs/gitlab-behaviour.md#workspace-names-and-namespaces) holding one ConfigMap. */
 async function workspaceNamespace(label: string, options: { held?: boolean } = {}): Promise<{ name: string; namespace: string }> {
   const namespace = await uniqueNamespace(`gl-rd-ns-${label}`);
   const core = server.kc.makeApiClient(CoreV1Api);
@@ -36,9 +36,10 @@ async function release(namespace: string): Promise<void> {
 
 const cluster = () => ({ kubeconfigPath: server.env.kubeconfig, context: server.env.adminContext });
 
-test('terminate workspace reports $/progress for the client token: begin, Terminating, Terminated, end (seed 001)', async () => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('terminate workspace reports $/progress for the client token: begin, Terminating, Terminated, end', async () => {
   const ws = await workspaceNamespace('progress');
-  // The workspace Deployment agentk's informer would see (spec §5.2): the tree view lists it.
+  // The workspace Deployment agentk's informer would see (docs/gitlab-behaviour.md#workspace-labels-and-annotations): the tree view lists it.
   await server.kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
     namespace: ws.namespace,
     body: {

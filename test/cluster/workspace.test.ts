@@ -1,4 +1,4 @@
-// Workspaces on the real control plane (seed 001, spec §5): the four acceptance criteria, shared
+// Workspaces on the real control plane (docs/gitlab-behaviour.md#workspace-termination, docs/gitlab-behaviour.md#remote-development-workspaces): the four acceptance criteria, shared
 // mode as the restricted identity (no namespace permission at all), unique mode as admin; plus
 // idempotence, a crash half-way, payload errors and the listing.
 //
@@ -92,7 +92,7 @@ async function namespaceExists(kc: KubeConfig, name: string): Promise<boolean> {
 
 /**
  * Records every namespace call a session's core API makes (read, create, delete, list), passing
- * each through: shared mode must make none (seed 001: no namespace permission needed).
+ * each through: shared mode must make none (docs/gitlab-behaviour.md#workspace-termination: no namespace permission needed).
  */
 function spyNamespaceCalls(s: ClusterSession): string[] {
   const calls: string[] = [];
@@ -171,7 +171,8 @@ async function uniqueWorkspace(t: TestContext, options: { pvcStandIn?: boolean }
 
 const EXPECTED_KINDS = ['ConfigMap', 'ConfigMap', 'Deployment', 'NetworkPolicy', 'PersistentVolumeClaim', 'Secret', 'Secret', 'Service', 'ServiceAccount'];
 
-test('seed 001 criterion 1: shared mode creates every workspace object in the shared namespace and no namespace (restricted identity)', async (t) => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('acceptance criterion 1: shared mode creates every workspace object in the shared namespace and no namespace (restricted identity)', async (t) => {
   const { env, admin, ns, ws, restricted, apply } = await sharedWorkspace(t, { pvcStandIn: false });
   const namespaceCalls = spyNamespaceCalls(restricted);
 
@@ -181,11 +182,12 @@ test('seed 001 criterion 1: shared mode creates every workspace object in the sh
   assert.deepEqual(namespaceCalls, [], 'shared mode does not even look at namespaces');
 
   const objects = await objectsOfAgent(admin, ws.agentId);
-  assert.deepEqual(objects.map((o) => o.split(' ')[0]), EXPECTED_KINDS, 'no ResourceQuota in a shared namespace (spec §5.1)');
+  // docs/gitlab-behaviour.md#workspace-names-and-namespaces
+  assert.deepEqual(objects.map((o) => o.split(' ')[0]), EXPECTED_KINDS, 'no ResourceQuota in a shared namespace');
   assert.ok(objects.every((o) => o.includes(` ${env.restrictedNamespace}/`)), `all in ${env.restrictedNamespace}: ${objects.join(', ')}`);
   assert.equal(await namespaceExists(admin, `gl-rd-ns-${ws.name}`), false, 'no workspace namespace was created');
 
-  // spec §5.3: the inventory records its objects, values "".
+  // docs/gitlab-behaviour.md#inventories: the inventory records its objects, values "".
   const inventory = await admin.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: ns, name: `${ws.name}-workspace-inventory` });
   assert.deepEqual(inventory.data, {
     [`${ns}_${ws.name}-gl-workspace-data__PersistentVolumeClaim`]: '',
@@ -195,11 +197,13 @@ test('seed 001 criterion 1: shared mode creates every workspace object in the sh
     [`${ns}_${ws.name}_networking.k8s.io_NetworkPolicy`]: '',
   });
   const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: ns, name: ws.name });
-  assert.ok(deployment.metadata?.managedFields?.some((f) => f.manager === 'agentk' && f.operation === 'Apply'), 'applied as agentk (spec §5.3)');
+  // docs/gitlab-behaviour.md#inventories
+  assert.ok(deployment.metadata?.managedFields?.some((f) => f.manager === 'agentk' && f.operation === 'Apply'), 'applied as agentk');
   assert.equal(deployment.metadata?.labels?.['workspaces.gitlab.com/id'], String(ws.workspaceId));
 });
 
-test('seed 001 criterion 2: shared-mode termination deletes every workspace object and no namespace (restricted identity)', async (t) => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('acceptance criterion 2: shared-mode termination deletes every workspace object and no namespace (restricted identity)', async (t) => {
   const { admin, ns, ws, restricted, target, apply } = await sharedWorkspace(t);
   await apply();
   assert.equal((await objectsOfAgent(admin, ws.agentId)).length, EXPECTED_KINDS.length);
@@ -209,7 +213,7 @@ test('seed 001 criterion 2: shared-mode termination deletes every workspace obje
   const run = value(await runTermination(restricted, target, { progress: { report: (m) => reports.push(m) }, timeoutMs: 120_000 }));
   assert.equal(run.progress, 'Terminated');
   assert.deepEqual(steps(run), ['prunedObjects', 'deletedInventories', 'nothingLeft']);
-  // seed 001 updateOrSet: Terminating is reported once although two or more cycles were Terminating.
+  // docs/gitlab-behaviour.md#workspace-termination updateOrSet: Terminating is reported once although two or more cycles were Terminating.
   assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
   assert.deepEqual(reports, [`${ws.name}: Terminating`, `${ws.name}: Terminated`]);
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
@@ -217,7 +221,8 @@ test('seed 001 criterion 2: shared-mode termination deletes every workspace obje
   assert.ok(await namespaceExists(admin, ns), 'the shared namespace is still there');
 });
 
-test('seed 001 criterion 3: unique mode creates the namespace gl-rd-ns-<name> and every object in it', async (t) => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('acceptance criterion 3: unique mode creates the namespace gl-rd-ns-<name> and every object in it', async (t) => {
   const { admin, ws, namespace, s, apply } = await uniqueWorkspace(t, { pvcStandIn: false });
   assert.equal(await namespaceExists(admin, namespace), false);
   const namespaceCalls = spyNamespaceCalls(s);
@@ -236,7 +241,8 @@ test('seed 001 criterion 3: unique mode creates the namespace gl-rd-ns-<name> an
   assert.deepEqual(again.inventories.flatMap((i) => i.pruned), []);
 });
 
-test('seed 001 criterion 4: unique-mode termination deletes the objects and then the namespace', async (t) => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('acceptance criterion 4: unique-mode termination deletes the objects and then the namespace', async (t) => {
   const { admin, ws, namespace, s, target, apply } = await uniqueWorkspace(t);
   await apply();
   const namespaceCalls = spyNamespaceCalls(s);
@@ -286,7 +292,8 @@ test('termination after a crash half-way (objects partly deleted, inventories st
   assert.equal(await namespaceExists(admin, namespace), false);
 });
 
-test('unique-mode termination without config_to_apply uses the inventories of spec §5.1 and refuses a foreign namespace', async (t) => {
+// docs/gitlab-behaviour.md#workspace-names-and-namespaces
+test('unique-mode termination without config_to_apply uses the two inventories Rails names and refuses a foreign namespace', async (t) => {
   const { admin, ws, namespace, s, apply } = await uniqueWorkspace(t);
   await apply();
 
@@ -332,7 +339,8 @@ test('a cluster-scoped object in a payload is refused before anything is written
   assert.equal(restricted.requests.since(before).writes, 0, 'not even the inventories were written');
 });
 
-test('spec §5.2/§5.4: listWorkspaces finds Deployments by agent label with Rails’ actual state', async (t) => {
+// docs/gitlab-behaviour.md#workspace-labels-and-annotations, docs/gitlab-behaviour.md#workspace-states
+test('listWorkspaces finds Deployments by agent label with Rails’ actual state', async (t) => {
   const { admin, ns, ws, restricted, apply } = await sharedWorkspace(t, { pvcStandIn: false });
   await apply();
 
@@ -398,7 +406,8 @@ test('CLI twin: agentcfg workspace apply, list and terminate in shared mode as t
   assert.match(forbidden.stderr, /^Forbidden on core\/v1\/Namespace 'gl-rd-ns-ws-[^']+': .*Ask a cluster administrator/);
 });
 
-test('spec §5.3: re-applying without an object prunes it; objects marked keep or owned elsewhere are left alone; a dry run writes nothing', async (t) => {
+// docs/gitlab-behaviour.md#inventories
+test('re-applying without an object prunes it; objects marked keep or owned elsewhere are left alone; a dry run writes nothing', async (t) => {
   const { admin, ns, ws, restricted, apply } = await sharedWorkspace(t);
 
   const dry = value(await applyWorkspace(restricted, workspaceConfigToApply(ws), { sharedNamespace: ns, dryRun: true }));

@@ -13,7 +13,7 @@ import { launchWorkbench, repoRoot, type Workbench } from './harness';
 const AGENT_ID = 4242;
 const PROJECT_ID = Number(String(Date.now()).slice(-6));
 const ENVIRONMENT = 'review/e2e-apply';
-// The default template's namespace: `<environment slug>-<project id>-<agent id>` (spec §2.7, slug §3.9).
+// The default template's namespace: `<environment slug>-<project id>-<agent id>` (docs/gitlab-behaviour.md#built-in-default-template, slug docs/gitlab-behaviour.md#ref-and-environment-slugs).
 const NAMESPACE = `${environmentSlug(ENVIRONMENT)}-${PROJECT_ID}-${AGENT_ID}`;
 const TEMPLATE = '.gitlab/agents/production-agent/environment_templates/default.yaml';
 // The inventories' home for this run (created by the apply, removed by the test; the tool never deletes it).
@@ -95,7 +95,8 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   assert.match(dialogText, new RegExp(`Namespace ${NAMESPACE}`));
   assert.match(dialogText, /RoleBinding/);
   const proposed = await diff.locator('.modified .view-lines').innerText();
-  assert.match(proposed, /agent\.gitlab\.com\/id-4242/, 'the proposed objects carry GitLab labels (spec §2.6)');
+  // docs/gitlab-behaviour.md#managed-object-labels-and-annotation
+  assert.match(proposed, /agent\.gitlab\.com\/id-4242/, 'the proposed objects carry GitLab labels');
 
   await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
   const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Apply environment \(/ });

@@ -136,7 +136,8 @@ test('completing a new projects entry inserts the authorization skeleton; typing
   assert.match(saved, /\n {4}- id: acme\/shop\/api\n {6}default_namespace: namespace\n {6}access_as:\n {8}agent: \{\}\n/);
 });
 
-test('completing a CI variable in an if: expression (spec §3.8)', async () => {
+// docs/gitlab-behaviour.md#predefined-variables
+test('completing a CI variable in an if: expression', async () => {
   const line = 6;
   const end = '        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH'.length + 1;
   await wb.typeAt(line, end, ' && $CI_PIPELINE_SO');
@@ -199,7 +200,8 @@ test('semantic tokens colour the if: expression: variables alike, operators apar
   assert.notEqual(operator, variable, 'operators have their own colour');
 });
 
-test('completing a template variable after {{ . in an environment template (spec §2.4)', async () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+test('completing a template variable after {{ . in an environment template', async () => {
   await wb.openFile(TEMPLATE);
   await wb.typeAt(5, 14, '{{ .');
   await suggest('.agent.id'); // every variable is offered after the dot

@@ -1,6 +1,6 @@
 // Issue 6, environment templates in a real VS Code (code-server 4.100.3): an unquoted `{{` value is an
-// error at the value (spec §2.3) and the quick fix quotes it; a namespace that renders invalid for a
-// scenario warns at the template line (spec §4.1); an unknown variable is flagged inside the action.
+// error at the value (docs/gitlab-behaviour.md#environment-template-file) and the quick fix quotes it; a namespace that renders invalid for a
+// scenario warns at the template line (docs/gitlab-behaviour.md#names); an unknown variable is flagged inside the action.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

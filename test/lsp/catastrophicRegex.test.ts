@@ -1,4 +1,4 @@
-/** Spec §3.5: RE2 semantics — a catastrophic pattern runs in linear time and the server keeps answering. */
+/** docs/gitlab-behaviour.md#expression-regular-expressions: RE2 semantics — a catastrophic pattern runs in linear time and the server keeps answering. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Hover } from 'vscode-languageserver-protocol';

@@ -1,5 +1,5 @@
-// config.yaml and environment_templates/default.yaml validated together over stdio (spec §2.1,
-// §2.7, §4.1): editing one file updates the other file's diagnostics without touching it.
+// config.yaml and environment_templates/default.yaml validated together over stdio (docs/gitlab-behaviour.md#managed-resources-availability,
+// docs/gitlab-behaviour.md#built-in-default-template, docs/gitlab-behaviour.md#names): editing one file updates the other file's diagnostics without touching it.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,7 +43,8 @@ describe('LSP over stdio: config and template checked together', () => {
     await client.stop();
   });
 
-  test('§2.1/§2.7 resource_management without ci_job warns (built-in template); the warning follows the template', async () => {
+  // docs/gitlab-behaviour.md#managed-resources-availability, docs/gitlab-behaviour.md#built-in-default-template
+  test('resource_management without ci_job warns (built-in template); the warning follows the template', async () => {
     const configUri = agentConfigUri('xf-impersonation');
     const templateUri = agentConfigUri('xf-impersonation', 'environment_templates/default.yaml');
     const config = 'ci_access:\n  projects:\n    - id: acme/app\n      resource_management:\n        enabled: true\n';
@@ -80,7 +81,8 @@ describe('LSP over stdio: config and template checked together', () => {
     }
   });
 
-  test('§4.1 a template namespace invalid for some scenario warns at the template line; fixing the project id in config.yaml clears it', async () => {
+  // docs/gitlab-behaviour.md#names
+  test('a template namespace invalid for some scenario warns at the template line; fixing the project id in config.yaml clears it', async () => {
     const configUri = agentConfigUri('xf-namespace');
     const templateUri = agentConfigUri('xf-namespace', 'environment_templates/default.yaml');
     const config = 'ci_access:\n  projects:\n    - id: acme/My_App\n      access_as:\n        ci_job: {}\n      resource_management:\n        enabled: true\n';
@@ -136,7 +138,8 @@ describe('LSP over stdio: config and template checked together', () => {
     }
   });
 
-  test('§2.2 a template no authorization uses says so (information)', async () => {
+  // docs/gitlab-behaviour.md#opting-in-to-managed-resources
+  test('a template no authorization uses says so (information)', async () => {
     const configUri = agentConfigUri('xf-unused');
     await client.open(configUri, 'ci_access:\n  projects:\n    - id: acme/app\n');
     const { diagnostics } = await client.open(agentConfigUri('xf-unused', 'environment_templates/default.yaml'), BINDING_TEMPLATE.replace(/\{\{ \.project\.slug \}\}-/g, ''));

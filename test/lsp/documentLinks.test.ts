@@ -1,4 +1,4 @@
-/** Document links from resource_management to environment_templates/default.yaml (issue 6, spec §2.3), over stdio. */
+/** Document links from resource_management to environment_templates/default.yaml (issue 6, docs/gitlab-behaviour.md#environment-template-file), over stdio. */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -57,7 +57,8 @@ test('each resource_management key links to the agent’s environment_templates/
   assert.match(found[0]!.tooltip ?? '', /Open environment_templates\/default\.yaml/);
 });
 
-test('without the file the tooltip says GitLab uses the built-in default template (spec §2.3, §2.7)', async () => {
+// docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#built-in-default-template
+test('without the file the tooltip says GitLab uses the built-in default template', async () => {
   const found = await links('without-template', CONFIG);
   assert.equal(found.length, 2);
   assert.equal(found[0]!.target, pathToFileURL(path.join(agentDir('without-template'), 'environment_templates', 'default.yaml')).href);

@@ -50,7 +50,7 @@ describe('LSP over stdio: CI access simulation in the editor', () => {
     assert.match(text, /Resolved namespace per scenario/);
     assert.match(text, /\| default branch → production \| `payments-production` \| ✓ valid \|/);
     assert.match(text, /\| feature branch → review app \| — \| rule 2 decides \|/);
-    // §3.8: CI_COMMIT_BRANCH is not set in tag pipelines, so rule 1 cannot match a tag.
+    // docs/gitlab-behaviour.md#predefined-variables: CI_COMMIT_BRANCH is not set in tag pipelines, so rule 1 cannot match a tag.
     assert.match(text, /\| tag release \| — \| rule 3 decides \|/);
   });
 
@@ -68,7 +68,7 @@ describe('LSP over stdio: CI access simulation in the editor', () => {
     const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: at });
     const text = (hover.contents as { value: string }).value;
     assert.match(text, /\| tag release \| ✗ rule 3 has when: never \| project acme\/payments \| 3 \| — \|/);
-    // §3.8: merge request pipelines have no CI_COMMIT_BRANCH, but CI_COMMIT_REF_NAME is the source branch.
+    // docs/gitlab-behaviour.md#predefined-variables: merge request pipelines have no CI_COMMIT_BRANCH, but CI_COMMIT_REF_NAME is the source branch.
     assert.match(text, /\| merge request pipeline \| ✓ `review-apps` \| project acme\/payments \| 2 \|/);
   });
 

@@ -1,4 +1,4 @@
-// Environment templates over stdio (spec §2.3–§2.6): the diagnostics an editor receives for
+// Environment templates over stdio (docs/gitlab-behaviour.md#gitlab-managed-resources): the diagnostics an editor receives for
 // .gitlab/agents/<agent>/environment_templates/*.yaml and the quick fixes they carry.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -16,7 +16,8 @@ describe('LSP over stdio: environment template diagnostics and fixes', () => {
     await client.stop();
   });
 
-  test('§2.3 an unquoted {{ value: error on the value; the quick fix quotes it and the error goes away', async () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('an unquoted {{ value: error on the value; the quick fix quotes it and the error goes away', async () => {
     const uri = templateUri('tpl-unquoted');
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: {{ .environment.slug }}-{{ .project.id }}\n';
     const { diagnostics } = await client.open(uri, text);
@@ -29,7 +30,8 @@ describe('LSP over stdio: environment template diagnostics and fixes', () => {
     assert.deepEqual(fixed.diagnostics.filter((d) => d.severity === 1), []);
   });
 
-  test('§2.4 an unknown variable: error on the segment, did-you-mean fix', async () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('an unknown variable: error on the segment, did-you-mean fix', async () => {
     const uri = templateUri('tpl-variable');
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .environment.slgu }}"\n';
     const { diagnostics } = await client.open(uri, text);
@@ -42,7 +44,8 @@ describe('LSP over stdio: environment template diagnostics and fixes', () => {
     assert.equal(fixed.diagnostics.filter((x) => x.code === 'template.unknownVariable').length, 0);
   });
 
-  test('§2.4 an unknown function and a Go syntax error', async () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('an unknown function and a Go syntax error', async () => {
     const uri = templateUri('tpl-function');
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ slugfy .project.slug }}"\n';
     const { diagnostics } = await client.open(uri, text);
@@ -51,12 +54,14 @@ describe('LSP over stdio: environment template diagnostics and fixes', () => {
     assert.deepEqual(broken.diagnostics.map((d) => d.code), ['template.syntax']);
   });
 
-  test('§2.3 a template other than default.yaml: GitLab ignores it (warning)', async () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('a template other than default.yaml: GitLab ignores it (warning)', async () => {
     const { diagnostics } = await client.open(templateUri('tpl-name', 'review.yaml'), 'objects: []\n');
     assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [['template.ignoredFile', 2]]);
   });
 
-  test('§2.5 schema: unsupported kind on the value', async () => {
+  // docs/gitlab-behaviour.md#template-object-kinds
+  test('schema: unsupported kind on the value', async () => {
     const uri = templateUri('tpl-kind');
     const text = 'objects:\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata:\n      name: web\n';
     const { diagnostics } = await client.open(uri, text);

@@ -1,6 +1,6 @@
 // Quick fixes of issue 6 on the agent configuration, over stdio: a removed key with a drop-in
-// successor is renamed (spec §1.2: starboard → container_scanning); one without (gitops → Flux is
-// not key for key, spec §1.9) gets no rename; a secret outside the shared namespace is moved into it.
+// successor is renamed (docs/gitlab-behaviour.md#top-level-keys-and-list-limits: starboard → container_scanning); one without (gitops → Flux is
+// not key for key, docs/gitlab-behaviour.md#removed-keys) gets no rename; a secret outside the shared namespace is moved into it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';

@@ -1,5 +1,5 @@
 /**
- * GitLab's environment annotation (spec §2.6) as the cluster and unit tests expect it for their
+ * GitLab's environment annotation (docs/gitlab-behaviour.md#managed-object-labels-and-annotation) as the cluster and unit tests expect it for their
  * common fixture, agent 7 "prod" of project 42 `acme/shop` on gitlab.com, rendered with the
  * `default` template: the keys in GitLab's documented order, the environment's fields given.
  */

@@ -1,6 +1,6 @@
 /**
- * Generates a workspace's `config_to_apply` the way Rails' desired-config generator does (spec §5.1,
- * §5.2): the two inventory ConfigMaps first, then the workspace objects owned by
+ * Generates a workspace's `config_to_apply` the way Rails' desired-config generator does (docs/gitlab-behaviour.md#workspace-names-and-namespaces,
+ * docs/gitlab-behaviour.md#workspace-labels-and-annotations): the two inventory ConfigMaps first, then the workspace objects owned by
  * `<name>-workspace-inventory` and the Secrets owned by `<name>-secrets-inventory`. The Deployment's
  * image never has to run: the test control plane has no scheduler or kubelet.
  */
@@ -23,10 +23,10 @@ export interface WorkspaceConfigOptions {
   workspaceId: number;
   /** `remote_development.shared_namespace`; empty/absent = unique-namespace mode. */
   sharedNamespace?: string;
-  /** Desired state Running → 1 replica, otherwise 0 (spec §5.4). */
+  /** Desired state Running → 1 replica, otherwise 0 (docs/gitlab-behaviour.md#workspace-states). */
   running?: boolean;
   dnsZone?: string;
-  /** Agent config `labels` / `annotations` merged into every object (spec §5.2). */
+  /** Agent config `labels` / `annotations` merged into every object (docs/gitlab-behaviour.md#workspace-labels-and-annotations). */
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
 }
@@ -35,7 +35,7 @@ type Obj = Record<string, unknown> & { metadata: { name: string; namespace: stri
 
 const MAX_RESOURCES = { limits: { cpu: '2', memory: '4Gi' }, requests: { cpu: '1', memory: '2Gi' } };
 
-/** Rails hashes the sorted max-resources hash so that a change restarts the workspace (spec §5.2). */
+/** Rails hashes the sorted max-resources hash so that a change restarts the workspace (docs/gitlab-behaviour.md#workspace-labels-and-annotations). */
 function maxResourcesSha(): string {
   return createHash('sha256').update(JSON.stringify(MAX_RESOURCES)).digest('hex');
 }
@@ -48,7 +48,7 @@ export function workspaceObjects(o: WorkspaceConfigOptions): Obj[] {
   const labels: Record<string, string> = {
     ...o.labels,
     [AGENT_ID_LABEL]: String(o.agentId),
-    // Only in shared-namespace mode (spec §5.2, issue 535197).
+    // Only in shared-namespace mode (docs/gitlab-behaviour.md#workspace-labels-and-annotations, issue 535197).
     ...(shared ? { [WORKSPACE_ID_KEY]: String(o.workspaceId) } : {}),
   };
   const annotations = {
@@ -150,7 +150,7 @@ export function workspaceObjects(o: WorkspaceConfigOptions): Obj[] {
       },
     },
   ];
-  // A ResourceQuota is a namespace-wide limit: never in a shared namespace (spec §5.1, §5.7).
+  // A ResourceQuota is a namespace-wide limit: never in a shared namespace (docs/gitlab-behaviour.md#workspace-names-and-namespaces, docs/gitlab-behaviour.md#workspace-lifetimes).
   if (!shared) {
     objects.push({
       apiVersion: 'v1',
@@ -183,7 +183,7 @@ export function workspaceConfigToApply(o: WorkspaceConfigOptions): string {
 
 /**
  * The `config_to_apply` Rails sends for a workspace whose desired state is Terminated: only its
- * inventory ConfigMaps (spec §5.6, MR 185872).
+ * inventory ConfigMaps (docs/gitlab-behaviour.md#workspace-termination, MR 185872).
  */
 export function workspaceTerminationConfig(o: WorkspaceConfigOptions): string {
   return toYaml(workspaceObjects(o).filter((obj) => obj.metadata.labels[INVENTORY_ID_LABEL]));

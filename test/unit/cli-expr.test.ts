@@ -30,13 +30,15 @@ async function run(command: CliCommand, argv: string[], stdin: string | Error = 
 
 describe('agentcfg expr (plain)', () => {
   const rows: Array<[string, string[], string]> = [
-    ['§3.4 a boolean result', ['$A == "x"', '--var', 'A=x'], 'true\n'],
-    ['§3.4 a string result is printed raw', ['$A || $B', '--var', 'A=', '--var', 'B=x'], '\n'],
-    ['§3.4 && returns the right operand', ['$A && $B', '--var=A=a', '--var=B=b'], 'b\n'],
-    ['§3.4 nil prints as null', ['$U'], 'null\n'],
-    ['§3.4 a regexp value prints as a literal', ['/a+/i'], '/a+/i\n'],
+    // docs/gitlab-behaviour.md#expression-evaluation
+    ['a boolean result', ['$A == "x"', '--var', 'A=x'], 'true\n'],
+    ['a string result is printed raw', ['$A || $B', '--var', 'A=', '--var', 'B=x'], '\n'],
+    ['&& returns the right operand', ['$A && $B', '--var=A=a', '--var=B=b'], 'b\n'],
+    ['nil prints as null', ['$U'], 'null\n'],
+    ['a regexp value prints as a literal', ['/a+/i'], '/a+/i\n'],
     ['values may contain `=`', ['$A == "k=v"', '--var', 'A=k=v'], 'true\n'],
-    ['§3.2 inputs via --input', ['$[[ inputs.env ]]', '--input', 'env=prod'], 'prod\n'],
+    // docs/gitlab-behaviour.md#expression-lexer
+    ['inputs via --input', ['$[[ inputs.env ]]', '--input', 'env=prod'], 'prod\n'],
   ];
   for (const [name, argv, out] of rows) {
     test(`${name}: ${argv.join(' ')}`, async () => {
@@ -45,7 +47,8 @@ describe('agentcfg expr (plain)', () => {
       assert.equal(r.out, out);
     });
   }
-  test('§3.2 a syntax error: exit 2, message and carets under the range on stderr', async () => {
+  // docs/gitlab-behaviour.md#expression-lexer
+  test('a syntax error: exit 2, message and carets under the range on stderr', async () => {
     const r = await run(exprCommand, ['$A == CI_DEFAULT_BRANCH']);
     assert.equal(r.code, 2);
     assert.equal(r.out, '');
@@ -74,7 +77,8 @@ describe('agentcfg expr --json', () => {
     assert.deepEqual(JSON.parse((await run(exprCommand, ['$U', '--json'])).out), { value: null, truthy: false });
     assert.deepEqual(JSON.parse((await run(exprCommand, ['$U == null', '--json'])).out), { value: true, truthy: true });
   });
-  test('§3.2 syntax error → {"error", "range"} and exit 2', async () => {
+  // docs/gitlab-behaviour.md#expression-lexer
+  test('syntax error → {"error", "range"} and exit 2', async () => {
     const r = await run(exprCommand, ['${VAR} == "x"', '--json']);
     assert.equal(r.code, 2);
     const json = JSON.parse(r.out);
@@ -82,12 +86,14 @@ describe('agentcfg expr --json', () => {
     assert.deepEqual(json.range, { start: 0, end: 6 });
     assert.equal(json.kind, 'syntax');
   });
-  test('§3.5 an invalid regexp literal carries the RE2 detail', async () => {
+  // docs/gitlab-behaviour.md#expression-regular-expressions
+  test('an invalid regexp literal carries the RE2 detail', async () => {
     const json = JSON.parse((await run(exprCommand, ['$A =~ /(a)\\1/', '--json'])).out);
     assert.equal(json.error, 'Invalid regular expression!');
     assert.match(json.detail, /invalid escape/);
   });
-  test('§3.4 runtime error → error line, exit 2', async () => {
+  // docs/gitlab-behaviour.md#expression-evaluation
+  test('runtime error → error line, exit 2', async () => {
     const r = await run(exprCommand, ['$A =~ true', '--json']);
     assert.equal(r.code, 2);
     assert.equal(JSON.parse(r.out).kind, 'runtime');
@@ -143,7 +149,8 @@ describe('agentcfg slug', () => {
     [['project', 'My-Group/Project'], 'my-group-project\n'],
   ];
   for (const [argv, out] of rows) {
-    test(`§3.9 slug ${argv.join(' ')} → ${out.trim()}`, async () => {
+    // docs/gitlab-behaviour.md#ref-and-environment-slugs
+    test(`slug ${argv.join(' ')} → ${out.trim()}`, async () => {
       const r = await run(slugCommand, argv);
       assert.equal(r.code, 0);
       assert.equal(r.out, out);

@@ -93,7 +93,8 @@ describe('agentcfg simulate', () => {
   });
 });
 
-describe('configuration project from the git remote (spec §1.3 implicit authorization)', () => {
+// docs/gitlab-behaviour.md#authorization-order
+describe('configuration project from the git remote', () => {
   const cases: [string, string | null][] = [
     ['git@gitlab.com:acme/infra/agents.git', 'acme/infra/agents'],
     ['https://gitlab.example.com/acme/agents.git', 'acme/agents'],

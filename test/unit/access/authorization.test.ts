@@ -1,4 +1,4 @@
-/** GitLab's shipped ci_access authorization (spec §1.3 "Authorization rules"). */
+/** GitLab's shipped ci_access authorization (docs/gitlab-behaviour.md#authorization-order). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
@@ -11,7 +11,8 @@ const agent = { configProjectPath: 'acme/infra/agents', name: 'prod' };
 const run = (config: string, scenario: Partial<Scenario> & { projectPath: string }, options = {}) =>
   simulateAccess(readCiAccess(parseYaml(config).value), agent, { ref: 'main', defaultBranch: 'main', ...scenario }, options);
 
-describe('§1.3 rule 1: order of candidates, first per agent wins', () => {
+// docs/gitlab-behaviour.md#authorization-order
+describe('order of candidates, first per agent wins', () => {
   const config = `ci_access:
   projects:
     - id: acme/shop/app
@@ -27,7 +28,7 @@ describe('§1.3 rule 1: order of candidates, first per agent wins', () => {
     const o = run(config, { projectPath: 'acme/shop/app', environmentName: 'production' });
     assert.deepEqual([o.authorized, o.via, o.entry, o.namespace], [true, 'project', 'acme/shop/app', 'from-project']);
   });
-  test('filters apply after the winner is chosen: the project entry limited to production denies staging, groups do not help (§1.3 rules 1, 4)', () => {
+  test('filters apply after the winner is chosen: the project entry limited to production denies staging, groups do not help', () => {
     const o = run(config, { projectPath: 'acme/shop/app', environmentName: 'staging' });
     assert.deepEqual([o.authorized, o.via], [false, 'project']);
   });
@@ -43,7 +44,7 @@ describe('§1.3 rule 1: order of candidates, first per agent wins', () => {
     const o = run(config, { projectPath: 'acme/infra/agents' });
     assert.deepEqual([o.authorized, o.via, o.entry, o.access_as, o.namespace], [true, 'implicit', null, 'agent', null]);
   });
-  test('projects outside the agent\'s top-level group need instance-level authorization (§1.3 rule 2)', () => {
+  test('projects outside the agent\'s top-level group need instance-level authorization', () => {
     const outside = `ci_access:\n  projects:\n    - id: other/app\n`;
     assert.equal(run(outside, { projectPath: 'other/app' }).authorized, false);
     assert.equal(run(outside, { projectPath: 'other/app' }, { instanceLevel: true }).authorized, true);
@@ -56,7 +57,8 @@ describe('§1.3 rule 1: order of candidates, first per agent wins', () => {
     const o = run(`ci_access:\n  projects:\n    - id: acme/app\n      default_namespace: first\n    - id: ACME/app\n      default_namespace: second\n`, { projectPath: 'acme/app' });
     assert.equal(o.namespace, 'second');
   });
-  test('only the first 500 entries count (§1.2)', () => {
+  // docs/gitlab-behaviour.md#top-level-keys-and-list-limits
+  test('only the first 500 entries count', () => {
     const entries = Array.from({ length: 501 }, (_, i) => `    - id: acme/p${i}`).join('\n');
     const config501 = `ci_access:\n  projects:\n${entries}\n`;
     assert.equal(run(config501, { projectPath: 'acme/p499' }).via, 'project');
@@ -64,7 +66,8 @@ describe('§1.3 rule 1: order of candidates, first per agent wins', () => {
   });
 });
 
-describe('§1.3 rules 4–5: environments', () => {
+// docs/gitlab-behaviour.md#environment-filter
+describe('environments', () => {
   const cases: [string, string, boolean][] = [
     ['production', 'production', true],
     ['production', 'Production', false],
@@ -84,13 +87,15 @@ describe('§1.3 rules 4–5: environments', () => {
   });
 });
 
-describe('§1.3 rule 6: protected_branches_only', () => {
+// docs/gitlab-behaviour.md#protected-branches-filter
+describe('protected_branches_only', () => {
   const config = `ci_access:\n  projects:\n    - id: acme/app\n      protected_branches_only: true\n`;
   test('protected ref passes', () => assert.equal(run(config, { projectPath: 'acme/app', protectedRef: true }).authorized, true));
   test('unprotected ref is denied', () => assert.equal(run(config, { projectPath: 'acme/app', protectedRef: false }).authorized, false));
 });
 
-describe('§1.3 access_as identity and rule 7 context', () => {
+// docs/gitlab-behaviour.md#access_as-identities, docs/gitlab-behaviour.md#job-kubeconfig
+describe('access_as identity and the kubeconfig context', () => {
   test('ci_job: user and groups with the environment and tier', () => {
     const o = run(`ci_access:\n  projects:\n    - id: acme/shop/app\n      access_as:\n        ci_job: {}\n`, { projectPath: 'acme/shop/app', projectId: 42, environmentName: 'production' });
     assert.equal(o.identity?.username, 'gitlab:ci_job:<job id>');

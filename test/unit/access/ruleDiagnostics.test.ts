@@ -8,7 +8,8 @@ import { rangeOf } from '../../support/ranges';
 const rules = { agent: { configProjectPath: 'acme/agents', name: 'a' }, scenarios: presetScenarios('main'), defaultBranch: 'main', options: {} };
 const check = (text: string) => validateAgentConfig(text, { rules });
 
-describe('namespace checks per scenario (DNS-1123 label, spec §4.1)', () => {
+// docs/gitlab-behaviour.md#names
+describe('namespace checks per scenario (DNS-1123 label)', () => {
   test('a constant invalid rule namespace is an error', () => {
     const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: Bad_NS\n';
     const d = check(text).find((x) => x.code === 'namespace.invalid');
@@ -17,7 +18,8 @@ describe('namespace checks per scenario (DNS-1123 label, spec §4.1)', () => {
     assert.deepEqual(d.range, rangeOf(text, 'Bad_NS'));
   });
 
-  test('invalid in some scenarios: a warning naming them (no environment → empty slug → trailing dash, §3.7)', () => {
+  // docs/gitlab-behaviour.md#variable-expansion
+  test('invalid in some scenarios: a warning naming them (no environment → empty slug → trailing dash)', () => {
     const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: review-$CI_ENVIRONMENT_SLUG\n';
     const d = check(text).find((x) => x.code === 'namespace.invalidForSome');
     assert.ok(d, JSON.stringify(check(text)));
@@ -44,7 +46,8 @@ describe('namespace checks per scenario (DNS-1123 label, spec §4.1)', () => {
   });
 });
 
-describe('expression checks (spec §3.2)', () => {
+// docs/gitlab-behaviour.md#expression-lexer
+describe('expression checks', () => {
   test('a quoted if: maps columns inside the quotes', () => {
     const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - if: "$A == B_VALUE"\n';
     const d = check(text).find((x) => x.code === 'expr.missingDollar');

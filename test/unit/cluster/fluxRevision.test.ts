@@ -1,4 +1,4 @@
-// Flux revision formats (spec §6.3), OCI → git linkage (spec §6.2) and readiness (spec §6.4).
+// Flux revision formats (docs/gitlab-behaviour.md#flux-revision-formats), OCI → git linkage (docs/gitlab-behaviour.md#oci-artifact-origin-revision) and readiness (docs/gitlab-behaviour.md#flux-readiness).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { kustomizationVerdict, ociArtifact, ociRepositoryProblem } from '../../../server/src/cluster/flux/readiness';
@@ -13,13 +13,15 @@ function wanted(text: string): WantedRevision {
   return parsed;
 }
 
-test('spec §6.3: the digest is everything after the last @', () => {
+// docs/gitlab-behaviour.md#flux-revision-formats
+test('the digest is everything after the last @', () => {
   assert.equal(digestFromRevision(`latest@${DIGEST}`), DIGEST);
   assert.equal(digestFromRevision(DIGEST), DIGEST);
   assert.equal(digestFromRevision(`v1.0@x@${DIGEST}`), DIGEST);
 });
 
-test('spec §6.3: commits from git revisions, legacy <branch>/<sha> and bare shas; none from OCI digests', () => {
+// docs/gitlab-behaviour.md#flux-revision-formats
+test('commits from git revisions, legacy <branch>/<sha> and bare shas; none from OCI digests', () => {
   assert.equal(commitFromRevision(`master@sha1:${SHA}`), SHA);
   assert.equal(commitFromRevision(`refs/heads/feature/x@sha1:${SHA.toUpperCase()}`), SHA);
   assert.equal(commitFromRevision(`main/${SHA}`), SHA);
@@ -37,13 +39,15 @@ test('the revision to wait for: commit, digest, or an explained error', () => {
   assert.ok('error' in bad && /not a Flux revision/.test(bad.error));
 });
 
-test('spec §6.3: an OCI digest matches on the digest alone, whatever the tag', () => {
+// docs/gitlab-behaviour.md#flux-revision-formats
+test('an OCI digest matches on the digest alone, whatever the tag', () => {
   assert.ok(revisionMatches(wanted(DIGEST), { revision: `latest@${DIGEST}` }));
   assert.ok(revisionMatches(wanted(`v2@${DIGEST}`), { revision: DIGEST }));
   assert.ok(!revisionMatches(wanted(DIGEST), { revision: `latest@sha256:${'0'.repeat(64)}` }));
 });
 
-test('spec §6.3: a git commit matches git revisions, short shas by prefix', () => {
+// docs/gitlab-behaviour.md#flux-revision-formats
+test('a git commit matches git revisions, short shas by prefix', () => {
   assert.ok(revisionMatches(wanted(SHA), { revision: `main@sha1:${SHA}` }));
   assert.ok(revisionMatches(wanted(SHA.slice(0, 8)), { revision: `main@sha1:${SHA}` }));
   assert.ok(revisionMatches(wanted(`other@sha1:${SHA}`), { revision: `main/${SHA}` }));
@@ -51,7 +55,8 @@ test('spec §6.3: a git commit matches git revisions, short shas by prefix', () 
   assert.ok(!revisionMatches(wanted(SHA), {}));
 });
 
-test('spec §6.2: a commit matches an OCI revision through its origin revision', () => {
+// docs/gitlab-behaviour.md#oci-artifact-origin-revision
+test('a commit matches an OCI revision through its origin revision', () => {
   const applied = { revision: `latest@${DIGEST}`, originRevisions: [`main@sha1:${SHA}`] };
   assert.ok(revisionMatches(wanted(SHA), applied));
   assert.ok(!revisionMatches(wanted(SHA), { revision: applied.revision }));
@@ -62,25 +67,29 @@ test('spec §6.2: a commit matches an OCI revision through its origin revision',
 const kustomization = (status: Record<string, unknown>, generation = 2) => ({ metadata: { name: 'app', generation }, status: { observedGeneration: generation, ...status } });
 const ready = (value: string, reason: string, message = '') => ({ type: 'Ready', status: value, reason, message });
 
-test('spec §6.4: Ready=True for the current generation with the revision applied → synced', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('Ready=True for the current generation with the revision applied → synced', () => {
   const verdict = kustomizationVerdict(kustomization({ lastAppliedRevision: `main@sha1:${SHA}`, conditions: [ready('True', 'ReconciliationSucceeded', `Applied revision: main@sha1:${SHA}`)] }), wanted(SHA));
   assert.deepEqual(verdict, { state: 'synced', revision: `main@sha1:${SHA}`, message: `Applied revision: main@sha1:${SHA}` });
 });
 
-test('spec §6.4: an older observedGeneration is pending even when Ready=True', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('an older observedGeneration is pending even when Ready=True', () => {
   const k = { metadata: { generation: 3 }, status: { observedGeneration: 2, lastAppliedRevision: `main@sha1:${SHA}`, conditions: [ready('True', 'ReconciliationSucceeded')] } };
   const verdict = kustomizationVerdict(k, wanted(SHA));
   assert.equal(verdict.state, 'pending');
   assert.match(verdict.message, /generation 3/);
 });
 
-test('spec §6.4: Ready=True on another revision is pending and says what was applied', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('Ready=True on another revision is pending and says what was applied', () => {
   const verdict = kustomizationVerdict(kustomization({ lastAppliedRevision: 'main@sha1:' + 'a'.repeat(40), conditions: [ready('True', 'ReconciliationSucceeded')] }), wanted(SHA));
   assert.equal(verdict.state, 'pending');
   assert.match(verdict.message, /last applied revision main@sha1:a{40}, Ready=True \(ReconciliationSucceeded\); waiting for/);
 });
 
-test('spec §6.4: Ready=False on the revision waited for → failed with the controller’s reason and message', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('Ready=False on the revision waited for → failed with the controller’s reason and message', () => {
   const verdict = kustomizationVerdict(
     kustomization({ lastAttemptedRevision: `main@sha1:${SHA}`, conditions: [ready('False', 'BuildFailed', 'kustomization path not found')] }),
     wanted(SHA),
@@ -88,7 +97,8 @@ test('spec §6.4: Ready=False on the revision waited for → failed with the con
   assert.deepEqual(verdict, { state: 'failed', reason: 'BuildFailed', message: 'kustomization path not found' });
 });
 
-test('spec §6.4: Ready=False of an older attempted revision is not the failure of the one waited for', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('Ready=False of an older attempted revision is not the failure of the one waited for', () => {
   const verdict = kustomizationVerdict(
     kustomization({ lastAttemptedRevision: 'main@sha1:' + 'b'.repeat(40), conditions: [ready('False', 'HealthCheckFailed', 'timeout')] }),
     wanted(SHA),
@@ -97,7 +107,8 @@ test('spec §6.4: Ready=False of an older attempted revision is not the failure 
   assert.match(verdict.message, /failed \(HealthCheckFailed: timeout\)/);
 });
 
-test('spec §6.4: Stalled=True is a failure whatever the revision', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('Stalled=True is a failure whatever the revision', () => {
   const verdict = kustomizationVerdict(
     kustomization({ conditions: [ready('False', 'ArtifactFailed', 'x'), { type: 'Stalled', status: 'True', reason: 'InvalidPath', message: 'path ./nope not found' }] }),
     wanted(DIGEST),
@@ -105,7 +116,8 @@ test('spec §6.4: Stalled=True is a failure whatever the revision', () => {
   assert.deepEqual(verdict, { state: 'failed', reason: 'InvalidPath', message: 'path ./nope not found' });
 });
 
-test('spec §6.2: the OCIRepository’s revision metadata links an applied digest to a commit', () => {
+// docs/gitlab-behaviour.md#oci-artifact-origin-revision
+test('the OCIRepository’s revision metadata links an applied digest to a commit', () => {
   const oci = { status: { artifact: { revision: `latest@${DIGEST}`, metadata: { 'org.opencontainers.image.revision': `main@sha1:${SHA}` } } } };
   const source = ociArtifact(oci);
   assert.deepEqual(source, { revision: `latest@${DIGEST}`, originRevision: `main@sha1:${SHA}` });
@@ -116,7 +128,8 @@ test('spec §6.2: the OCIRepository’s revision metadata links an applied diges
   assert.equal(kustomizationVerdict(k, wanted(SHA), { ...source, revision: `latest@sha256:${'1'.repeat(64)}` }).state, 'pending');
 });
 
-test('spec §6.2: status.lastAppliedOriginRevision links an applied digest to a commit', () => {
+// docs/gitlab-behaviour.md#oci-artifact-origin-revision
+test('status.lastAppliedOriginRevision links an applied digest to a commit', () => {
   const k = kustomization({ lastAppliedRevision: `latest@${DIGEST}`, lastAppliedOriginRevision: `main@sha1:${SHA}`, conditions: [ready('True', 'ReconciliationSucceeded')] });
   assert.equal(kustomizationVerdict(k, wanted(SHA)).state, 'synced');
 });
@@ -126,7 +139,8 @@ test('a Kustomization without status is pending, not a crash', () => {
   assert.equal(kustomizationVerdict(null, wanted(SHA)).state, 'pending');
 });
 
-test('spec §6.4: an OCIRepository’s trouble — Stalled is final, FetchFailed=True or Ready=False is shown while waiting', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('an OCIRepository’s trouble — Stalled is final, FetchFailed=True or Ready=False is shown while waiting', () => {
   const oci = (conditions: object[]) => ({ status: { conditions } });
   assert.deepEqual(ociRepositoryProblem(oci([{ type: 'Stalled', status: 'True', reason: 'InvalidURL', message: 'bad url' }])), { stalled: true, reason: 'InvalidURL', message: 'bad url' });
   assert.deepEqual(ociRepositoryProblem(oci([{ type: 'Ready', status: 'False', reason: 'OCIArtifactPullFailed', message: 'x' }, { type: 'FetchFailed', status: 'True', reason: 'AuthenticationFailed', message: '401' }])), {

@@ -1,5 +1,5 @@
 // Guards, pure: valid inventory entries, the object the API returned, protected namespaces,
-// inventory ownership and the cli-utils keep/detach annotations (docs/gitlab-behaviour.md "Inventories").
+// inventory ownership and the cli-utils keep/detach annotations (docs/gitlab-behaviour.md#inventories).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { entryProblem, identityMismatch, keepReason, mayApply, mayDelete, protectedNamespaceReason, SYSTEM_NAMESPACES } from '../../../server/src/cluster/guards';

@@ -1,4 +1,4 @@
-// cli-utils inventory format (spec §5.3): data keys, RBAC colon transcoding, parse rules, ConfigMap shape.
+// cli-utils inventory format (docs/gitlab-behaviour.md#inventories): data keys, RBAC colon transcoding, parse rules, ConfigMap shape.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
@@ -20,18 +20,21 @@ const cases = [
 ];
 
 for (const { key, ref } of cases) {
-  test(`spec §5.3: ${key} encodes and parses back`, () => {
+  // docs/gitlab-behaviour.md#inventories
+  test(`${key} encodes and parses back`, () => {
     assert.equal(encodeObjMetadata(ref), key);
     assert.deepEqual(parseObjMetadata(key), { ok: true, ref });
   });
 }
 
-test('spec §5.3: a colon is transcoded only for RBAC kinds', () => {
+// docs/gitlab-behaviour.md#inventories
+test('a colon is transcoded only for RBAC kinds', () => {
   assert.equal(encodeObjMetadata({ namespace: 'ns', name: 'a:b', group: '', kind: 'ConfigMap' }), 'ns_a:b__ConfigMap');
   assert.equal(encodeObjMetadata({ namespace: 'ns', name: 'a:b', group: 'rbac.authorization.k8s.io', kind: 'Role' }), 'ns_a__b_rbac.authorization.k8s.io_Role');
 });
 
-test('spec §5.3: parse errors (no separator, too few fields, a remaining _ in the name, empty name or kind)', () => {
+// docs/gitlab-behaviour.md#inventories
+test('parse errors (no separator, too few fields, a remaining _ in the name, empty name or kind)', () => {
   for (const bad of ['nounderscore', 'ns_kindonly', 'ns_my_name_apps_Deployment', 'ns___Service', 'ns_name_apps_']) {
     const parsed = parseObjMetadata(bad);
     assert.equal(parsed.ok, false, bad);
@@ -39,7 +42,8 @@ test('spec §5.3: parse errors (no separator, too few fields, a remaining _ in t
   assert.deepEqual(parseObjMetadata('ns_my_name_apps_Deployment'), { ok: false, message: 'too many fields within: my_name_apps' });
 });
 
-test('spec §5.3: the inventory ConfigMap has the inventory-id label and one empty value per object', () => {
+// docs/gitlab-behaviour.md#inventories
+test('the inventory ConfigMap has the inventory-id label and one empty value per object', () => {
   const cm = buildInventoryConfigMap(
     {
       name: 'inv',

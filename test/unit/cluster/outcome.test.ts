@@ -7,7 +7,8 @@ import { formatRef } from '../../../server/src/cluster/kube/objectRef';
 
 const ref = { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'ns', name: 'web' };
 
-test('spec §2.8: refs are formatted like GitLab\'s delete service log', () => {
+// docs/gitlab-behaviour.md#managed-resources-flow
+test('refs are formatted like GitLab\'s delete service log', () => {
   assert.equal(formatRef(ref), "apps/v1/Deployment 'web' in namespace 'ns'");
   assert.equal(formatRef({ group: '', version: 'v1', kind: 'Namespace', namespace: '', name: 'n' }), "core/v1/Namespace 'n'");
 });

@@ -1,4 +1,4 @@
-// kstatus subset (spec §6.4 for Flux objects): when an applied object counts as current.
+// kstatus subset (docs/gitlab-behaviour.md#flux-readiness for Flux objects): when an applied object counts as current.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readinessOf } from '../../../server/src/cluster/readiness';
@@ -21,7 +21,8 @@ test('objects without status are current once they exist; absent is notFound', (
   assert.deepEqual(readinessOf(undefined), { state: 'notFound' });
 });
 
-test('spec §6.4: a Flux object is current only with Ready=True for its current generation', () => {
+// docs/gitlab-behaviour.md#flux-readiness
+test('a Flux object is current only with Ready=True for its current generation', () => {
   const ready = { type: 'Ready', status: 'True', reason: 'ReconciliationSucceeded' };
   assert.equal(readinessOf(kustomization(1)).state, 'inProgress', 'no status yet: the controller has not seen it');
   assert.deepEqual(readinessOf(kustomization(2, { observedGeneration: 2, conditions: [ready] })), { state: 'current' });

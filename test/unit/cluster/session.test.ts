@@ -1,5 +1,5 @@
 // Pure parts of the session: which kubeconfig files are read, the request counter's classes, the
-// destroy refusal of `delete_resources` values (spec §2.3), the environment identity read back.
+// destroy refusal of `delete_resources` values (docs/gitlab-behaviour.md#environment-template-file), the environment identity read back.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -66,14 +66,16 @@ test('the request counter tells reads, watches, writes and dry-runs apart', () =
   assert.deepEqual(c.since(start), { total: 5, reads: 1, watches: 1, writes: 2, dryRuns: 1 });
 });
 
-test('spec §2.3: delete_resources never refuses, on_stop (or absent) allows, unknown values refuse', () => {
+// docs/gitlab-behaviour.md#environment-template-file
+test('delete_resources never refuses, on_stop (or absent) allows, unknown values refuse', () => {
   assert.equal(deletionRefusal(undefined), undefined);
   assert.equal(deletionRefusal('on_stop'), undefined);
   assert.match(deletionRefusal('never') ?? '', /GitLab never deletes the resources of this environment/);
   assert.match(deletionRefusal('on_delete') ?? '', /not a value GitLab knows/);
 });
 
-test('spec §2.6: the environment identity is read back from the annotation; other annotations are ignored', () => {
+// docs/gitlab-behaviour.md#managed-object-labels-and-annotation
+test('the environment identity is read back from the annotation; other annotations are ignored', () => {
   const value = JSON.stringify({ environment_id: 3, environment_name: 'review/x', environment_slug: 'review-x-abc123', environment_tier: 'development', agent_id: 7, agent_name: 'prod', project_id: 42, project_path: 'acme/shop', template_name: 'default' });
   assert.deepEqual(environmentIdentity({ 'other/annotation': 'x', 'agent.gitlab.com/env-review-x-abc123-42-7': value }), {
     environmentName: 'review/x',

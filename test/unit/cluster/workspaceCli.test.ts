@@ -34,7 +34,8 @@ test('workspace apply: a payload error names its line, exit 1, before any reques
   assert.match(r.stderr, /config_to_apply:6: the object has no kind/);
 });
 
-test('workspace apply: spec §5.3 "no inventory found" in JSON', () => {
+// docs/gitlab-behaviour.md#inventories
+test('workspace apply: "no inventory found" in JSON', () => {
   const noInventory = file('noinv.yaml', workspaceConfigToApply({ name: 'ws', agentId: 1, workspaceId: 2 }).replaceAll('cli-utils.sigs.k8s.io/inventory-id', 'x'));
   const r = agentcfg('workspace', 'apply', '--config', noInventory, '--kubeconfig', kubeconfig, '--yes', '--format', 'json');
   assert.equal(r.code, 1);

@@ -1,4 +1,4 @@
-// config_to_apply parsing and grouping by owning inventory, as agentk does (spec §5.3, §5.5).
+// config_to_apply parsing and grouping by owning inventory, as agentk does (docs/gitlab-behaviour.md#inventories, docs/gitlab-behaviour.md#workspace-reconciliation).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupByInventory, parseConfigToApply, type ManifestObject } from '../../../server/src/cluster/workspace/configToApply';
@@ -12,24 +12,27 @@ function parsed(text: string): ManifestObject[] {
   return result.value.map((o) => o.object);
 }
 
-test('spec §5.1: unique mode puts every object in gl-rd-ns-<name>, inventories first, ResourceQuota included', () => {
+// docs/gitlab-behaviour.md#workspace-names-and-namespaces
+test('unique mode puts every object in gl-rd-ns-<name>, inventories first, ResourceQuota included', () => {
   const objects = parsed(workspaceConfigToApply(options));
   assert.deepEqual(objects.slice(0, 2).map((o) => o.metadata.name), ['apple-fox-red-workspace-inventory', 'apple-fox-red-secrets-inventory']);
   assert.ok(objects.every((o) => o.metadata.namespace === 'gl-rd-ns-apple-fox-red'));
   assert.ok(objects.some((o) => o.kind === 'ResourceQuota'));
   assert.ok(objects.every((o) => o.metadata.labels?.['agent.gitlab.com/id'] === '7'));
-  // spec §5.2: the workspace id label only in shared mode.
+  // docs/gitlab-behaviour.md#workspace-labels-and-annotations: the workspace id label only in shared mode.
   assert.ok(objects.every((o) => o.metadata.labels?.['workspaces.gitlab.com/id'] === undefined));
 });
 
-test('spec §5.1/§5.2: shared mode uses the shared namespace, labels the workspace id, has no ResourceQuota', () => {
+// docs/gitlab-behaviour.md#workspace-names-and-namespaces, docs/gitlab-behaviour.md#workspace-labels-and-annotations
+test('shared mode uses the shared namespace, labels the workspace id, has no ResourceQuota', () => {
   const objects = parsed(workspaceConfigToApply({ ...options, sharedNamespace: 'team-ws' }));
   assert.ok(objects.every((o) => o.metadata.namespace === 'team-ws'));
   assert.ok(!objects.some((o) => o.kind === 'ResourceQuota'));
   assert.ok(objects.every((o) => o.metadata.labels?.['workspaces.gitlab.com/id'] === '42'));
 });
 
-test('spec §5.3: objects are grouped by their owning-inventory annotation', () => {
+// docs/gitlab-behaviour.md#inventories
+test('objects are grouped by their owning-inventory annotation', () => {
   const result = groupByInventory(parsed(workspaceConfigToApply(options)));
   assert.ok(result.ok);
   const byInventory = Object.fromEntries(result.value.map((g) => [g.inventory.metadata.name, g.objects.map((o) => `${o.kind}/${o.metadata.name}`)]));
@@ -44,7 +47,8 @@ test('spec §5.3: objects are grouped by their owning-inventory annotation', () 
   ]);
 });
 
-test('spec §5.6: the termination config holds only the inventories, each with no objects', () => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('the termination config holds only the inventories, each with no objects', () => {
   const result = groupByInventory(parsed(workspaceTerminationConfig(options)));
   assert.ok(result.ok);
   assert.deepEqual(result.value.map((g) => [g.inventory.metadata.name, g.objects.length]), [
@@ -53,12 +57,14 @@ test('spec §5.6: the termination config holds only the inventories, each with n
   ]);
 });
 
-test('spec §5.3: no inventory in the payload → "no inventory found"', () => {
+// docs/gitlab-behaviour.md#inventories
+test('no inventory in the payload → "no inventory found"', () => {
   const objects = parsed(workspaceConfigToApply(options)).filter((o) => o.kind !== 'ConfigMap');
   assert.deepEqual(groupByInventory(objects), { ok: false, error: 'no inventory found' });
 });
 
-test('spec §5.3: an object without the owning-inventory annotation → "no owning inventory found", naming it', () => {
+// docs/gitlab-behaviour.md#inventories
+test('an object without the owning-inventory annotation → "no owning inventory found", naming it', () => {
   const objects = parsed(workspaceConfigToApply(options));
   delete objects[3].metadata.annotations!['config.k8s.io/owning-inventory'];
   const result = groupByInventory(objects);

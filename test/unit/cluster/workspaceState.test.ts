@@ -1,11 +1,12 @@
-// Termination tracker (seed 001) and Rails' actual-state calculation (spec §5.4), branch by branch.
+// Termination tracker (docs/gitlab-behaviour.md#workspace-termination) and Rails' actual-state calculation (docs/gitlab-behaviour.md#workspace-states), branch by branch.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { calculateActualState } from '../../../server/src/cluster/workspace/actualState';
 import { summarizeWorkspace } from '../../../server/src/cluster/workspace/list';
 import { TerminationTracker } from '../../../server/src/cluster/workspace/terminationTracker';
 
-test('seed 001 updateOrSet: a progress is reported when set or changed, not when repeated', () => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('updateOrSet: a progress is reported when set or changed, not when repeated', () => {
   const tracker = new TerminationTracker();
   tracker.updateOrSet('ws', 'ns', 'Terminating');
   assert.deepEqual(tracker.unreconciled(), [{ name: 'ws', namespace: 'ns', progress: 'Terminating' }], 'new entry: not reconciled');
@@ -18,7 +19,8 @@ test('seed 001 updateOrSet: a progress is reported when set or changed, not when
   assert.equal(tracker.get('ws', 'ns'), 'Terminated');
 });
 
-test('seed 001: workspaces are tracked per name and namespace; remove forgets one', () => {
+// docs/gitlab-behaviour.md#workspace-termination
+test('workspaces are tracked per name and namespace; remove forgets one', () => {
   const tracker = new TerminationTracker();
   tracker.updateOrSet('ws', 'a', 'Terminating');
   tracker.updateOrSet('ws', 'b', 'Terminating');
@@ -67,12 +69,14 @@ const cases: [string, Parameters<typeof calculateActualState>[0], string][] = [
 ];
 
 for (const [name, input, expected] of cases) {
-  test(`spec §5.4 actual state, ${name}`, () => {
+  // docs/gitlab-behaviour.md#workspace-states
+  test(`actual state, ${name}`, () => {
     assert.equal(calculateActualState(input), expected);
   });
 }
 
-test('spec §5.1/§5.2: a workspace Deployment in gl-rd-ns-<name> is unique mode, elsewhere shared; deletion → Terminating', () => {
+// docs/gitlab-behaviour.md#workspace-names-and-namespaces, docs/gitlab-behaviour.md#workspace-labels-and-annotations
+test('a workspace Deployment in gl-rd-ns-<name> is unique mode, elsewhere shared; deletion → Terminating', () => {
   const unique = summarizeWorkspace({ metadata: { name: 'ws', namespace: 'gl-rd-ns-ws', labels: { 'agent.gitlab.com/id': '7' }, annotations: { 'workspaces.gitlab.com/id': '3' } }, spec: { replicas: 0, selector: {}, template: {} } });
   assert.deepEqual(unique, { name: 'ws', namespace: 'gl-rd-ns-ws', agentId: '7', workspaceId: '3', mode: 'unique', actualState: 'Unknown', replicas: 0 });
   const deleting = summarizeWorkspace({ metadata: { name: 'ws', namespace: 'team', deletionTimestamp: new Date(), labels: { 'agent.gitlab.com/id': '7' } } });

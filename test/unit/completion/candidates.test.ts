@@ -6,14 +6,16 @@ import { expressionCandidates } from '../../../server/src/engine/completion/expr
 import { keyCandidates } from '../../../server/src/engine/completion/schemaCompletion';
 import { accept, completeConfig, completeTemplate, sortedLabels } from './caret';
 
-describe('keys and targets (spec §1, README "Compatibility target")', () => {
+// docs/gitlab-behaviour.md#agent-configuration-file
+describe('keys and targets (README "Compatibility target")', () => {
   test('target gitlab does not offer the rules proposal; target proposal does', () => {
     const source = 'ci_access:\n  projects:\n    - id: a\n      ‸';
     assert.ok(!sortedLabels(completeConfig(source, { target: 'gitlab' }).candidates).includes('rules'));
     assert.ok(sortedLabels(completeConfig(source, { target: 'proposal' }).candidates).includes('rules'));
   });
 
-  test('removed keys are hidden (partial_sync_interval, removed in 17.0, spec §1.5)', () => {
+  // docs/gitlab-behaviour.md#remote_development-settings
+  test('removed keys are hidden (partial_sync_interval, removed in 17.0)', () => {
     const labels = sortedLabels(completeConfig('remote_development:\n  ‸').candidates);
     assert.ok(labels.includes('workspaces_quota'));
     assert.ok(!labels.includes('partial_sync_interval') && !labels.includes('full_sync_interval'));
@@ -26,7 +28,8 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
     assert.equal(candidates.find((c) => c.label === 'old')?.deprecated, true);
   });
 
-  test('durations are quoted protobuf strings (spec §1.1); enums a choice; booleans the non-default value first', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('durations are quoted protobuf strings; enums a choice; booleans the non-default value first', () => {
     const scanning = completeConfig('container_scanning:\n  ‸');
     const insert = (label: string) => scanning.candidates.find((c) => c.label === label)!.insertText;
     assert.equal(insert('scanner_timeout'), 'scanner_timeout: "${1:300s}"');
@@ -43,12 +46,14 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
     assert.ok(!single.documentation!.includes('```'), 'one-line keys need no preview');
   });
 
-  test('an empty namespace value offers the variables, slugs first (spec §3.7, §3.9)', () => {
+  // docs/gitlab-behaviour.md#variable-expansion, docs/gitlab-behaviour.md#ref-and-environment-slugs
+  test('an empty namespace value offers the variables, slugs first', () => {
     const { candidates } = completeConfig('ci_access:\n  projects:\n    - id: a\n      rules:\n        - namespace: ‸\n');
     assert.equal(sortedLabels(candidates)[0], '$CI_ENVIRONMENT_SLUG');
   });
 
-  test('default_namespace offers variables only where they are expanded: an entry with rules, target proposal (seed 003)', () => {
+  // docs/gitlab-behaviour.md#ci_access-rules-design
+  test('default_namespace offers variables only where they are expanded: an entry with rules, target proposal', () => {
     const withRules = 'ci_access:\n  projects:\n    - id: a\n      default_namespace: app-$‸\n      rules:\n        - if: $A\n';
     assert.equal(sortedLabels(completeConfig(withRules).candidates)[0], '$CI_ENVIRONMENT_SLUG');
     // GitLab uses it literally otherwise, and `$` cannot be part of a namespace name.
@@ -83,7 +88,8 @@ describe('keys and targets (spec §1, README "Compatibility target")', () => {
   });
 });
 
-describe('environments filter (spec §1.3)', () => {
+// docs/gitlab-behaviour.md#ci_access-entries
+describe('environments filter', () => {
   test('the scenarios’ environments and their folder wildcards, minus those listed', () => {
     const environments = [
       { name: 'production', scenarios: ['default branch → production', 'tag release'] },
@@ -94,13 +100,15 @@ describe('environments filter (spec §1.3)', () => {
     assert.equal(candidates.find((c) => c.label === 'review/*')?.detail, 'matches review/feature-login (GitLab matches * unanchored)');
   });
 
-  test('the rules key inserts a first rule with if and namespace (seed 003)', () => {
+  // docs/gitlab-behaviour.md#ci_access-rules-design
+  test('the rules key inserts a first rule with if and namespace', () => {
     const { candidates, text } = completeConfig('ci_access:\n  groups:\n    - id: a\n      ‸');
     assert.equal(accept(text, candidates.find((c) => c.label === 'rules')!), 'ci_access:\n  groups:\n    - id: a\n      rules:\n        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH\n          namespace: app-$CI_ENVIRONMENT_SLUG');
   });
 });
 
-describe('rules:if expression (spec §3.2–3.4)', () => {
+// docs/gitlab-behaviour.md#ci-expressions-and-variables
+describe('rules:if expression', () => {
   const labels = (expression: string) => sortedLabels(expressionCandidates(expression, expression.length, 0, []));
 
   test('operators only after a complete operand', () => {
@@ -128,13 +136,15 @@ describe('rules:if expression (spec §3.2–3.4)', () => {
     assert.equal(labels('$CI_COMMIT_BRANCH == ')[0], '$CI_DEFAULT_BRANCH');
   });
 
-  test('an expression past 99 tokens offers nothing (GitLab rejects it, spec §3.2)', () => {
+  // docs/gitlab-behaviour.md#expression-lexer
+  test('an expression past 99 tokens offers nothing (GitLab rejects it)', () => {
     const long = Array.from({ length: 50 }, () => '$A').join(' && ') + ' && ';
     assert.deepEqual(labels(long), []);
   });
 });
 
-describe('environment templates (spec §2.4)', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('environment templates', () => {
   test('inside {{- trim markers and parentheses', () => {
     assert.equal(sortedLabels(completeTemplate('a: "{{- .‸ }}"').candidates)[0], '.agent.id');
     assert.equal(sortedLabels(completeTemplate('a: "{{ lower (.environment.‸) }}"').candidates)[0], 'id');
@@ -146,7 +156,8 @@ describe('environment templates (spec §2.4)', () => {
     assert.deepEqual(completeTemplate('a: "{{ replace "_‸" "-" .project.slug }}"').candidates, []);
   });
 
-  test('object skeleton: apiVersion, kind (supported kinds, spec §2.5), metadata.name quoted', () => {
+  // docs/gitlab-behaviour.md#template-object-kinds
+  test('object skeleton: apiVersion, kind (supported kinds), metadata.name quoted', () => {
     const { candidates, text } = completeTemplate('objects:\n  - ‸');
     const skeleton = candidates.find((c) => c.label === 'apiVersion')!;
     assert.equal(accept(text, skeleton), 'objects:\n  - apiVersion: v1');
@@ -155,7 +166,8 @@ describe('environment templates (spec §2.4)', () => {
   });
 });
 
-describe('workspace ids (spec §1.3)', () => {
+// docs/gitlab-behaviour.md#ci_access-entries
+describe('workspace ids', () => {
   test('ids of a config; case-insensitive duplicates are left out', () => {
     assert.deepEqual(idsOfConfig({ ci_access: { projects: [{ id: 'a/b' }, { id: 3 }, null], groups: [{ id: 'g' }] }, user_access: { projects: [{ id: ' a/c ' }] } }), {
       projects: ['a/b', 'a/c'],

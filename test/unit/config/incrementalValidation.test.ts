@@ -68,7 +68,8 @@ describe('incremental validation equals a from-scratch validation', () => {
     });
   }
 
-  it('across the 500-entry limit (spec §1.2): entries beyond it get no rules checks, the limit warning moves', () => {
+  // docs/gitlab-behaviour.md#top-level-keys-and-list-limits
+  it('across the 500-entry limit: entries beyond it get no rules checks, the limit warning moves', () => {
     const random = seededRandom(9);
     let text = generateVariedAgentConfig(502, 9);
     const incremental = new IncrementalAgentConfig();

@@ -1,4 +1,4 @@
-// The schema's exact formats and cross-field rules (spec §1.5–§1.8, §4.1), through the same
+// The schema's exact formats and cross-field rules (docs/gitlab-behaviour.md#agent-configuration-file, docs/gitlab-behaviour.md#names), through the same
 // validation the editor and the CLI run, plus the server-side rules JSON Schema cannot express.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -20,7 +20,8 @@ function only(text: string, code: string): EngineDiagnostic {
 
 const egress = (cidr: string) => `remote_development:\n  network_policy:\n    egress:\n      - allow: "${cidr}"\n`;
 
-describe('CIDRs in network_policy.egress (spec §1.5): IPv4 and IPv6, with a prefix valid for the family', () => {
+// docs/gitlab-behaviour.md#remote_development-settings
+describe('CIDRs in network_policy.egress: IPv4 and IPv6, with a prefix valid for the family', () => {
   const valid = ['0.0.0.0/0', '10.0.0.0/8', '192.168.1.0/24', '255.255.255.255/32', '::/0', 'fd00::/8', '2001:db8::/32', '2001:0db8:0000:0000:0000:0000:0000:0001/128', '::ffff:10.0.0.0/104', 'fe80::1:2:3/64'];
   const invalid = ['10.0.0.0', '10.0.0.0/33', '256.0.0.0/8', '10.0.0/8', '10.0.0.0/-1', '2001:db8::1/129', '2001:db8:::/32', '2001:db8::g/32', '1:2:3:4:5:6:7:8:9/64', 'fd00::/', 'any'];
   for (const cidr of valid) test(`valid: ${cidr}`, () => assert.deepEqual(codes(egress(cidr)), []));
@@ -34,7 +35,8 @@ describe('CIDRs in network_policy.egress (spec §1.5): IPv4 and IPv6, with a pre
   }
 });
 
-describe('remote_development cross-field rules (spec §1.5)', () => {
+// docs/gitlab-behaviour.md#remote_development-settings
+describe('remote_development cross-field rules', () => {
   test('max_resources_per_workspace must be {} with shared_namespace: error on the key', () => {
     const text = 'remote_development:\n  shared_namespace: ws\n  max_resources_per_workspace:\n    requests: {cpu: "1", memory: 1Gi}\n    limits: {cpu: "2", memory: 2Gi}\n';
     const d = only(text, 'schema.crossField');
@@ -93,7 +95,8 @@ describe('remote_development cross-field rules (spec §1.5)', () => {
   });
 });
 
-describe('Kubernetes names and keys (spec §4.1)', () => {
+// docs/gitlab-behaviour.md#names
+describe('Kubernetes names and keys', () => {
   test('label and annotation keys: syntax and reserved prefixes, on the key', () => {
     const text = 'remote_development:\n  labels:\n    example.com/team: web\n    kubernetes.io/managed: x\n    "bad key": v\n  annotations:\n    ci.gitlab.com/owner: z\n';
     const diagnostics = validateAgentConfig(text);
@@ -128,18 +131,21 @@ describe('Kubernetes names and keys (spec §4.1)', () => {
 });
 
 describe('other formats', () => {
-  test('§1.7 cadence is a five-field cron expression', () => {
+  // docs/gitlab-behaviour.md#container_scanning
+  test('cadence is a five-field cron expression', () => {
     only('container_scanning:\n  cadence: daily\n', 'schema.format.cron');
     assert.deepEqual(codes('container_scanning:\n  cadence: "0 13 * * 0"\n'), []);
   });
 
-  test('§1.6 log levels accept the name or the protobuf number, and list names for a misspelt name', () => {
+  // docs/gitlab-behaviour.md#observability-logging
+  test('log levels accept the name or the protobuf number, and list names for a misspelt name', () => {
     assert.deepEqual(codes('observability:\n  logging:\n    level: 1\n'), []);
     const d = only('observability:\n  logging:\n    level: 7\n', 'schema.enum');
     assert.match(d.message, /must be one of 0, 1, 2, 3, got number 7/);
   });
 
-  test('§1.8 webhook_receiver_url is an http(s) URL or a service proxy path', () => {
+  // docs/gitlab-behaviour.md#flux-webhook-receiver
+  test('webhook_receiver_url is an http(s) URL or a service proxy path', () => {
     only('flux:\n  webhook_receiver_url: webhook-receiver\n', 'schema.format.url');
     assert.deepEqual(codes('flux:\n  webhook_receiver_url: /api/v1/namespaces/flux-system/services/webhook-receiver/proxy\n'), []);
   });
@@ -147,7 +153,8 @@ describe('other formats', () => {
   test('removed keys are tagged deprecated; only a drop-in successor is offered as a rename', () => {
     assert.deepEqual(only('starboard: {}\n', 'schema.removedKey').tags, ['deprecated']);
     assert.equal(only('starboard: {}\n', 'schema.removedKey').data?.renameTo, 'container_scanning');
-    assert.equal(only('gitops: {}\n', 'schema.removedKey').data?.renameTo, undefined, 'gitops → flux is not key for key (spec §1.9)');
+    // docs/gitlab-behaviour.md#removed-keys
+    assert.equal(only('gitops: {}\n', 'schema.removedKey').data?.renameTo, undefined, 'gitops → flux is not key for key');
   });
 });
 
@@ -169,7 +176,8 @@ describe('the schema file itself, as other editors read it', () => {
     assert.deepEqual(missing, []);
   });
 
-  test('defaults are machine-readable where the spec gives one (spec §1.3–§1.8)', () => {
+  // docs/gitlab-behaviour.md#agent-configuration-file
+  test('defaults are machine-readable where GitLab documents one', () => {
     const root = schema as unknown as { properties: Record<string, { properties: Record<string, Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> }> }> };
     const rd = root.properties.remote_development.properties;
     assert.equal(rd.gitlab_workspaces_proxy.properties!.namespace.default, 'gitlab-workspaces');

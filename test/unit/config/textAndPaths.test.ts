@@ -16,7 +16,8 @@ describe('TextIndex', () => {
   });
 });
 
-describe('classifyPath (spec §1.1, §2.3 locations)', () => {
+// docs/gitlab-behaviour.md#config-file-location-and-parsing, docs/gitlab-behaviour.md#environment-template-file
+describe('classifyPath (locations)', () => {
   const cases: [string, string][] = [
     ['/repo/.gitlab/agents/prod/config.yaml', 'agentConfig'],
     ['/repo/.gitlab/agents/prod/config.yml', 'agentConfig'],

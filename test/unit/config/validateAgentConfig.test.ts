@@ -10,7 +10,8 @@ function only(diagnostics: EngineDiagnostic[], code: string): EngineDiagnostic {
   return found[0];
 }
 
-describe('agent configuration validation (spec §1)', () => {
+// docs/gitlab-behaviour.md#agent-configuration-file
+describe('agent configuration validation', () => {
   test('a valid configuration using every ci_access key has no diagnostics', () => {
     const text = `ci_access:
   projects:
@@ -64,7 +65,8 @@ flux:
     assert.deepEqual(validateAgentConfig(text), []);
   });
 
-  test('§1.1 unknown keys are errors on the key, listing the allowed keys and a did-you-mean', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('unknown keys are errors on the key, listing the allowed keys and a did-you-mean', () => {
     const text = 'ci_access:\n  projects:\n    - id: a/b\n      defualt_namespace: x\n';
     const d = only(validateAgentConfig(text), 'schema.unknownKey');
     assert.deepEqual(d.range, rangeOf(text, 'defualt_namespace'));
@@ -74,51 +76,59 @@ flux:
     assert.equal(d.data?.suggestion, 'default_namespace');
   });
 
-  test('§1.1 unknown top-level key: allowed keys omit removed ones', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('unknown top-level key: allowed keys omit removed ones', () => {
     const text = 'ci_acess: {}\n';
     const d = only(validateAgentConfig(text), 'schema.unknownKey');
     assert.deepEqual(d.range, rangeOf(text, 'ci_acess'));
     assert.match(d.message, /at the top level\. Did you mean "ci_access"\? Allowed keys: ci_access, user_access, remote_development, observability, container_scanning, flux\.$/);
   });
 
-  test('§1.3 a wrong type points at the value', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('a wrong type points at the value', () => {
     const text = 'ci_access:\n  projects:\n    - id: a/b\n      protected_branches_only: "yes please"\n';
     const d = only(validateAgentConfig(text), 'schema.type');
     assert.deepEqual(d.range, rangeOf(text, '"yes please"'));
     assert.match(d.message, /"ci_access\.projects\[0\]\.protected_branches_only" must be a boolean, got string "yes please"/);
   });
 
-  test('§1.1 YAML 1.1 booleans (yes/on) are booleans, as sigs.k8s.io/yaml reads them', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('YAML 1.1 booleans (yes/on) are booleans, as sigs.k8s.io/yaml reads them', () => {
     assert.deepEqual(validateAgentConfig('ci_access:\n  projects:\n    - id: a/b\n      protected_branches_only: yes\n'), []);
   });
 
-  test('§1.3 access_as is a oneof: two modes are an error on the access_as key', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('access_as is a oneof: two modes are an error on the access_as key', () => {
     const text = 'ci_access:\n  projects:\n    - id: a/b\n      access_as:\n        ci_job: {}\n        agent: {}\n';
     const d = only(validateAgentConfig(text), 'schema.oneOf');
     assert.deepEqual(d.range, rangeOf(text, 'access_as'));
     assert.match(d.message, /must set exactly one of: agent, ci_job, impersonate/);
   });
 
-  test('§1.3 ci_user is not a supported access_as mode', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('ci_user is not a supported access_as mode', () => {
     const text = 'ci_access:\n  groups:\n    - id: g\n      access_as:\n        ci_user: {}\n';
     const d = only(validateAgentConfig(text), 'schema.unknownKey');
     assert.deepEqual(d.range, rangeOf(text, 'ci_user'));
   });
 
-  test('§1.3 a missing id points at the list item', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('a missing id points at the list item', () => {
     const text = 'ci_access:\n  groups:\n    - default_namespace: x\n';
     const d = only(validateAgentConfig(text), 'schema.missingKey');
     assert.deepEqual(d.range, rangeOf(text, 'default_namespace: x'));
     assert.match(d.message, /Missing required key "id" in ci_access\.groups\[0\]/);
   });
 
-  test('§1.3 an empty id is an error (PGV min length 1)', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('an empty id is an error (PGV min length 1)', () => {
     const text = 'ci_access:\n  projects:\n    - id: ""\n';
     const d = only(validateAgentConfig(text), 'schema.empty');
     assert.deepEqual(d.range, rangeOf(text, '""'));
   });
 
-  test('§1.9 gitops is reported as removed in 18.0, on the key', () => {
+  // docs/gitlab-behaviour.md#removed-keys
+  test('gitops is reported as removed in 18.0, on the key', () => {
     const text = 'gitops:\n  manifest_projects: []\n';
     const d = only(validateAgentConfig(text), 'schema.removedKey');
     assert.deepEqual(d.range, rangeOf(text, 'gitops'));
@@ -126,27 +136,31 @@ flux:
     assert.equal(d.data?.replacement, 'flux');
   });
 
-  test('§1.5 partial_sync_interval is reported as removed in 17.0', () => {
+  // docs/gitlab-behaviour.md#remote_development-settings
+  test('partial_sync_interval is reported as removed in 17.0', () => {
     const text = 'remote_development:\n  partial_sync_interval: 10s\n';
     const d = only(validateAgentConfig(text), 'schema.removedKey');
     assert.deepEqual(d.range, rangeOf(text, 'partial_sync_interval'));
     assert.match(d.message, /17\.0/);
   });
 
-  test('§1.6 enum values with a did-you-mean', () => {
+  // docs/gitlab-behaviour.md#observability-logging
+  test('enum values with a did-you-mean', () => {
     const text = 'observability:\n  logging:\n    level: debgu\n';
     const d = only(validateAgentConfig(text), 'schema.enum');
     assert.deepEqual(d.range, rangeOf(text, 'debgu'));
     assert.match(d.message, /must be one of "info", "debug", "warn", "error", got string "debgu"\. Did you mean "debug"\?/);
   });
 
-  test('§1.1 protobuf durations need the "s" suffix', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('protobuf durations need the "s" suffix', () => {
     const text = 'container_scanning:\n  scanner_timeout: 1h\n';
     const d = only(validateAgentConfig(text), 'schema.format.duration');
     assert.deepEqual(d.range, rangeOf(text, '1h'));
   });
 
-  test('§1.5 shared_namespace must be a DNS-1123 label', () => {
+  // docs/gitlab-behaviour.md#remote_development-settings
+  test('shared_namespace must be a DNS-1123 label', () => {
     const text = 'remote_development:\n  shared_namespace: Work_Spaces\n';
     const d = only(validateAgentConfig(text), 'schema.format.dns1123Label');
     assert.deepEqual(d.range, rangeOf(text, 'Work_Spaces'));
@@ -167,14 +181,16 @@ flux:
     assert.deepEqual(diagnostics[0].range, rangeOf(text, `"unterminated`));
   });
 
-  test('§1.3 duplicate ids (case-insensitive): the earlier entry is flagged, the later wins', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('duplicate ids (case-insensitive): the earlier entry is flagged, the later wins', () => {
     const text = 'ci_access:\n  projects:\n    - id: Group/App\n    - id: group/app\n';
     const d = only(validateAgentConfig(text), 'config.duplicateId');
     assert.deepEqual(d.range, rangeOf(text, 'Group/App'));
     assert.match(d.message, /line 4/);
   });
 
-  test('§1.2 more than 500 entries: warning on entry 501', () => {
+  // docs/gitlab-behaviour.md#top-level-keys-and-list-limits
+  test('more than 500 entries: warning on entry 501', () => {
     const entries = Array.from({ length: 502 }, (_, i) => `    - id: g/p${i}`).join('\n');
     const text = `ci_access:\n  projects:\n${entries}\n`;
     const d = only(validateAgentConfig(text), 'config.entryLimit');
@@ -183,13 +199,15 @@ flux:
     assert.match(d.message, /502 entries; GitLab honours only the first 500/);
   });
 
-  test('§1.1 files over 128 KiB are warned about', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('files over 128 KiB are warned about', () => {
     const entries = Array.from({ length: 6000 }, (_, i) => `    - id: group/project-number-${i}`).join('\n');
     const d = only(validateAgentConfig(`ci_access:\n  projects:\n${entries}\n`), 'config.tooLarge');
     assert.match(d.message, /over 128 KiB/);
   });
 
-  test('§1.1 agent directory names must be RFC 1123 labels', () => {
+  // docs/gitlab-behaviour.md#config-file-location-and-parsing
+  test('agent directory names must be RFC 1123 labels', () => {
     const d = only(validateAgentConfig('{}\n', { agentName: 'My_Agent' }), 'config.agentName');
     assert.equal(d.severity, 'error');
     assert.deepEqual(validateAgentConfig('{}\n', { agentName: 'my-agent' }), []);
@@ -197,7 +215,8 @@ flux:
 
   describe('compatibility target', () => {
     const text = 'ci_access:\n  projects:\n    - id: a/b\n      rules:\n        - namespace: x\n';
-    test('proposal (default) accepts the seed 003 rules design', () => {
+    // docs/gitlab-behaviour.md#ci_access-rules-design
+    test('proposal (default) accepts the rules design', () => {
       assert.deepEqual(validateAgentConfig(text), []);
     });
     test('gitlab reports rules as a key GitLab would reject, saying which target', () => {
@@ -208,7 +227,8 @@ flux:
   });
 
   describe('bad input never throws and gets a sensible answer', () => {
-    test('empty file: information that the config is empty (§1.1 empty file == empty config)', () => {
+    // docs/gitlab-behaviour.md#config-file-location-and-parsing
+    test('empty file: information that the config is empty (empty file == empty config)', () => {
       const d = only(validateAgentConfig(''), 'config.empty');
       assert.equal(d.severity, 'information');
     });

@@ -1,4 +1,4 @@
-// Spec §3.2: GitLab's expression lexer — lexemes tried in order, first match wins, whitespace skipped,
+// docs/gitlab-behaviour.md#expression-lexer: GitLab's expression lexer — lexemes tried in order, first match wins, whitespace skipped,
 // 'Unknown lexeme found!', the token limit. Ranges are 0-based offsets into the expression.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,8 @@ function tokens(expression: string, unaryNot = false): Array<[string, string]> {
   return result.tokens.map((t: Token) => [t.kind, t.text]);
 }
 
-describe('§3.2 lexemes, one row per lexeme', () => {
+// docs/gitlab-behaviour.md#expression-lexer
+describe('lexemes, one row per lexeme', () => {
   const rows: Array<[string, string, Array<[string, string]>]> = [
     ['#1 ParenthesisOpen `\\(`', '(', [['parenOpen', '(']]],
     ['#2 ParenthesisClose `\\)`', ')', [['parenClose', ')']]],
@@ -38,42 +39,44 @@ describe('§3.2 lexemes, one row per lexeme', () => {
     ['#14 Or', '||', [['or', '||']]],
   ];
   for (const [name, expression, expected] of rows) {
-    test(`§3.2 ${name}: ${expression}`, () => assert.deepEqual(tokens(expression), expected));
+    test(`${name}: ${expression}`, () => assert.deepEqual(tokens(expression), expected));
   }
 });
 
-describe('§3.2 order and whitespace', () => {
-  test('§3.2 whitespace (space, tab, newline) is skipped between tokens, no whitespace needed', () => {
+// docs/gitlab-behaviour.md#expression-lexer
+describe('order and whitespace', () => {
+  test('whitespace (space, tab, newline) is skipped between tokens, no whitespace needed', () => {
     assert.deepEqual(tokens(' $A\t==\n"x" '), [['variable', '$A'], ['equals', '=='], ['string', '"x"']]);
     assert.deepEqual(tokens('$A=="x"&&$B'), [['variable', '$A'], ['equals', '=='], ['string', '"x"'], ['and', '&&'], ['variable', '$B']]);
   });
-  test('§3.2 Variable is tried before Null/Boolean: `$null`, `$true` are variables', () => {
+  test('Variable is tried before Null/Boolean: `$null`, `$true` are variables', () => {
     assert.deepEqual(tokens('$null $true'), [['variable', '$null'], ['variable', '$true']]);
   });
-  test('§3.2 String is tried before Pattern: `"/a/"` is a string', () => {
+  test('String is tried before Pattern: `"/a/"` is a string', () => {
     assert.deepEqual(tokens('"/ab/"'), [['string', '"/ab/"']]);
   });
-  test('§3.2 Null has no word boundary: `nulltrue` is null then true (StringScanner anchors at the position)', () => {
+  test('Null has no word boundary: `nulltrue` is null then true (StringScanner anchors at the position)', () => {
     assert.deepEqual(tokens('nulltrue'), [['null', 'null'], ['boolean', 'true']]);
   });
-  test('§3.2 Input is tried before Variable', () => {
+  test('Input is tried before Variable', () => {
     assert.deepEqual(tokens('$[[ inputs.a ]] == $a'), [['input', '$[[ inputs.a ]]'], ['equals', '=='], ['variable', '$a']]);
   });
-  test('§3.2 ranges are 0-based [start, end) offsets', () => {
+  test('ranges are 0-based [start, end) offsets', () => {
     const result = lex('  $A == "x"');
     assert.ok(result.ok);
     assert.deepEqual(result.tokens.map((t) => [t.range.start, t.range.end]), [[2, 4], [5, 7], [8, 11]]);
   });
-  test('§3.2 the Pattern lexeme is greedy but stops at an unescaped slash', () => {
+  test('the Pattern lexeme is greedy but stops at an unescaped slash', () => {
     assert.deepEqual(tokens('$A =~ /ab/ || $B =~ /cd/'), [
       ['variable', '$A'], ['matches', '=~'], ['pattern', '/ab/'], ['or', '||'], ['variable', '$B'], ['matches', '=~'], ['pattern', '/cd/'],
     ]);
   });
 });
 
-describe('§3.2 errors with ranges', () => {
+// docs/gitlab-behaviour.md#expression-lexer
+describe('errors with ranges', () => {
   const rows: Array<[string, string, string, number, number]> = [
-    ['`${VAR}` is not a token (spec §3.2 consequences)', '${VAR} == "x"', 'Unknown lexeme found!', 0, 6],
+    ['`${VAR}` is not a token', '${VAR} == "x"', 'Unknown lexeme found!', 0, 6],
     ['a bare name without `$`', '$A == CI_DEFAULT_BRANCH', 'Unknown lexeme found!', 6, 23],
     ['single-character regex literal `/a/`', '$A =~ /a/', 'Unknown lexeme found!', 6, 9],
     ['`/./` is unsupported (docs)', '$A =~ /./', 'Unknown lexeme found!', 6, 9],
@@ -81,7 +84,7 @@ describe('§3.2 errors with ranges', () => {
     ['unterminated string', '$A == "main', 'Unknown lexeme found!', 6, 11],
     ['a string cannot span a newline (Ruby `.`)', '$A == "a\nb"', 'Unknown lexeme found!', 6, 8],
     ['`=` alone', '$A = "x"', 'Unknown lexeme found!', 3, 4],
-    ['`!` alone is not a lexeme by default (Not is [U])', '!$A', 'Unknown lexeme found!', 0, 3],
+    ['`!` alone is not a lexeme by default (Not is optional)', '!$A', 'Unknown lexeme found!', 0, 3],
     ['`&` alone', '$A & $B', 'Unknown lexeme found!', 3, 4],
     ['`truex` fails the Boolean `\\b`', 'truex', 'Unknown lexeme found!', 0, 5],
     ['`$` without a name', '$ == "x"', 'Unknown lexeme found!', 0, 1],
@@ -89,7 +92,7 @@ describe('§3.2 errors with ranges', () => {
     ['numbers are not literals', '$A == 1', 'Unknown lexeme found!', 6, 7],
   ];
   for (const [name, expression, message, start, end] of rows) {
-    test(`§3.2 ${name}: ${JSON.stringify(expression)} → ${message} at ${start}..${end}`, () => {
+    test(`${name}: ${JSON.stringify(expression)} → ${message} at ${start}..${end}`, () => {
       const result = lex(expression);
       assert.equal(result.ok, false);
       if (result.ok) return;
@@ -100,15 +103,16 @@ describe('§3.2 errors with ranges', () => {
   }
 });
 
-describe('§3.2 token limit', () => {
+// docs/gitlab-behaviour.md#expression-lexer
+describe('token limit', () => {
   // `$A || $A || …` with n variables has 2n - 1 tokens.
   const chain = (n: number) => Array.from({ length: n }, () => '$A').join(' || ');
-  test(`§3.2 99 tokens lex (GitLab's loop runs MAX_TOKENS=${MAX_TOKENS} times and must see the end)`, () => {
+  test(`99 tokens lex (GitLab's loop runs MAX_TOKENS=${MAX_TOKENS} times and must see the end)`, () => {
     const result = lex(chain(50)); // 99 tokens
     assert.ok(result.ok);
     assert.equal(result.tokens.length, 99);
   });
-  test('§3.2 exactly 100 tokens → Too many tokens! (the loop ends without reaching end of input)', () => {
+  test('exactly 100 tokens → Too many tokens! (the loop ends without reaching end of input)', () => {
     const result = lex(`${chain(50)} ||`); // 100 tokens
     assert.equal(result.ok, false);
     if (result.ok) return;
@@ -116,19 +120,20 @@ describe('§3.2 token limit', () => {
     assert.equal(result.tokens.length, 100);
     assert.deepEqual(result.error.range, result.tokens[99]!.range);
   });
-  test('§3.2 101 tokens → Too many tokens!', () => {
+  test('101 tokens → Too many tokens!', () => {
     const result = lex(chain(51));
     assert.equal(result.ok, false);
     assert.equal(result.ok ? '' : result.error.message, 'Too many tokens!');
   });
-  test('§3.2 an unknown lexeme before the limit is reported first', () => {
+  test('an unknown lexeme before the limit is reported first', () => {
     const result = lex(`$A ~ ${chain(60)}`);
     assert.equal(result.ok ? '' : result.error.message, 'Unknown lexeme found!');
   });
 });
 
-describe('§3.2 optional unary Not ([U], off by default)', () => {
-  test('§3.2 with unaryNot, `!` lexes after the two-character operators', () => {
+// docs/gitlab-behaviour.md#expression-lexer
+describe('optional unary Not (off by default)', () => {
+  test('with unaryNot, `!` lexes after the two-character operators', () => {
     assert.deepEqual(tokens('!$A != !$B', true), [['not', '!'], ['variable', '$A'], ['notEquals', '!='], ['not', '!'], ['variable', '$B']]);
   });
 });

@@ -1,4 +1,4 @@
-// Spec §3.3: GitLab's shunting-yard parser — precedences (== != =~ !~: 10, &&: 11, ||: 12), left
+// docs/gitlab-behaviour.md#expression-grammar: GitLab's shunting-yard parser — precedences (== != =~ !~: 10, &&: 11, ||: 12), left
 // associativity, parentheses, and the parse errors with their ranges.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,8 @@ function tree(expression: string, unaryNot = false): string {
   return formatExpressionTree(parsed.ast);
 }
 
-describe('§3.3 precedence and associativity', () => {
+// docs/gitlab-behaviour.md#expression-grammar
+describe('precedence and associativity', () => {
   const rows: Array<[string, string, string]> = [
     ['a bare operand is a complete expression', '$A', '$A'],
     ['a bare string', '"x"', '"x"'],
@@ -30,11 +31,12 @@ describe('§3.3 precedence and associativity', () => {
       '(($CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH) || (($CI_COMMIT_TAG =~ /^v\\d+/) && ($CI_PIPELINE_SOURCE != "schedule")))'],
   ];
   for (const [name, expression, expected] of rows) {
-    test(`§3.3 ${name}: ${expression}`, () => assert.equal(tree(expression), expected));
+    test(`${name}: ${expression}`, () => assert.equal(tree(expression), expected));
   }
 });
 
-describe('§3.3 parse errors with ranges', () => {
+// docs/gitlab-behaviour.md#expression-grammar
+describe('parse errors with ranges', () => {
   const rows: Array<[string, string, string, string, number, number]> = [
     ['unmatched `)` → Unmatched parenthesis at the `)`', '$A == "x")', 'parse', 'Unmatched parenthesis', 9, 10],
     ['a second unmatched `)`', '($A))', 'parse', 'Unmatched parenthesis', 4, 5],
@@ -52,7 +54,7 @@ describe('§3.3 parse errors with ranges', () => {
     ['invalid regex literal → Invalid regular expression!', '$A =~ /[a-z/', 'syntax', 'Invalid regular expression!', 6, 12],
   ];
   for (const [name, expression, kind, message, start, end] of rows) {
-    test(`§3.3 ${name}: ${JSON.stringify(expression)}`, () => {
+    test(`${name}: ${JSON.stringify(expression)}`, () => {
       const parsed = parseExpression(expression);
       assert.equal(parsed.ok, false);
       if (parsed.ok) return;
@@ -61,19 +63,20 @@ describe('§3.3 parse errors with ranges', () => {
       assert.deepEqual(parsed.error.range, { start, end });
     });
   }
-  test('§3.3 a failed parse still returns the token stream (for semantic colouring)', () => {
+  test('a failed parse still returns the token stream (for semantic colouring)', () => {
     const parsed = parseExpression('$A == "x")');
     assert.equal(parsed.ok, false);
     assert.deepEqual(parsed.tokens.map((t) => t.kind), ['variable', 'equals', 'string', 'parenClose']);
   });
-  test('§3.3 errors come in GitLab order: Unmatched parenthesis (RPN) before an invalid pattern (tree build)', () => {
+  test('errors come in GitLab order: Unmatched parenthesis (RPN) before an invalid pattern (tree build)', () => {
     const parsed = parseExpression('$A =~ /[a-z/ )');
     assert.equal(parsed.ok ? '' : parsed.error.message, 'Unmatched parenthesis');
   });
 });
 
-describe('§3.3 tree shape and ranges (for hovers)', () => {
-  test('§3.3 binary node ranges cover operands and operator; operatorRange is the operator', () => {
+// docs/gitlab-behaviour.md#expression-grammar
+describe('tree shape and ranges (for hovers)', () => {
+  test('binary node ranges cover operands and operator; operatorRange is the operator', () => {
     const parsed = parseExpression('$A == "x" || $B');
     assert.ok(parsed.ok);
     const root = parsed.ast;
@@ -84,14 +87,14 @@ describe('§3.3 tree shape and ranges (for hovers)', () => {
     assert.deepEqual(root.operatorRange, { start: 10, end: 12 });
     assert.deepEqual(root.left.range, { start: 0, end: 9 });
   });
-  test('§3.3 walkExpression visits every node parents first', () => {
+  test('walkExpression visits every node parents first', () => {
     const parsed = parseExpression('$A == "x" && $B =~ /re+/');
     assert.ok(parsed.ok);
     const seen: string[] = [];
     walkExpression(parsed.ast, (n: ExprNode) => seen.push(n.type));
     assert.deepEqual(seen, ['binary', 'binary', 'variable', 'string', 'binary', 'variable', 'pattern']);
   });
-  test('§3.3 pattern nodes carry the RE2 source with the (?flags) prefix and the `\\/`-unescaped pattern', () => {
+  test('pattern nodes carry the RE2 source with the (?flags) prefix and the `\\/`-unescaped pattern', () => {
     const parsed = parseExpression('$A =~ /^review\\/x/i');
     assert.ok(parsed.ok && parsed.ast.type === 'binary' && parsed.ast.right.type === 'pattern');
     if (!(parsed.ok && parsed.ast.type === 'binary' && parsed.ast.right.type === 'pattern')) return;
@@ -101,17 +104,22 @@ describe('§3.3 tree shape and ranges (for hovers)', () => {
   });
 });
 
-describe('§3.2/§3.3 optional unary Not ([U]; GitLab Not: precedence 1)', () => {
-  test('§3.3 `!` binds to the next operand; a following comparison pops it: `!$A == "x"` is `(!$A) == "x"`', () => {
+// docs/gitlab-behaviour.md#expression-lexer, docs/gitlab-behaviour.md#expression-grammar
+describe('optional unary Not (GitLab Not: precedence 1)', () => {
+  // docs/gitlab-behaviour.md#expression-grammar
+  test('`!` binds to the next operand; a following comparison pops it: `!$A == "x"` is `(!$A) == "x"`', () => {
     assert.equal(tree('!$A == "x"', true), '(!$A == "x")');
   });
-  test('§3.3 `!` after an operator applies to the right operand', () => {
+  // docs/gitlab-behaviour.md#expression-grammar
+  test('`!` after an operator applies to the right operand', () => {
     assert.equal(tree('$A == !$B', true), '($A == !$B)');
   });
-  test('§3.3 `!(…)` negates a group', () => {
+  // docs/gitlab-behaviour.md#expression-grammar
+  test('`!(…)` negates a group', () => {
     assert.equal(tree('!($A || $B)', true), '!($A || $B)');
   });
-  test('§3.3 `!` without operand → Invalid operand', () => {
+  // docs/gitlab-behaviour.md#expression-grammar
+  test('`!` without operand → Invalid operand', () => {
     const parsed = parseExpression('!', { unaryNot: true });
     assert.equal(parsed.ok ? '' : parsed.error.message, 'Invalid operand');
   });

@@ -1,4 +1,4 @@
-// Spec §3.5: regular expressions are RE2 (Gitlab::UntrustedRegexp): flags i, m, s, U applied as a `(?flags)`
+// docs/gitlab-behaviour.md#expression-regular-expressions: regular expressions are RE2 (Gitlab::UntrustedRegexp): flags i, m, s, U applied as a `(?flags)`
 // prefix, unanchored search, RE2 syntax only (no backreferences or lookaround), linear-time matching.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,8 @@ function matches(expression: string, value: string): boolean {
   return result.value === true;
 }
 
-describe('§3.5 flags', () => {
+// docs/gitlab-behaviour.md#expression-regular-expressions
+describe('flags', () => {
   const rows: Array<[string, string, string, boolean]> = [
     ['case-sensitive by default', '$A =~ /^MAIN$/', 'main', false],
     ['i: case-insensitive', '$A =~ /^MAIN$/i', 'main', true],
@@ -29,16 +30,17 @@ describe('§3.5 flags', () => {
     ['escaped slash in a literal', '$A =~ /^review\\/.+$/', 'review/x', true],
   ];
   for (const [name, expression, value, expected] of rows) {
-    test(`§3.5 ${name}: ${expression} on ${JSON.stringify(value)} → ${expected}`, () => assert.equal(matches(expression, value), expected));
+    test(`${name}: ${expression} on ${JSON.stringify(value)} → ${expected}`, () => assert.equal(matches(expression, value), expected));
   }
-  test('§3.5 flags become a `(?flags)` prefix of the RE2 source', () => {
+  test('flags become a `(?flags)` prefix of the RE2 source', () => {
     const parsed = parseExpression('/a+b/ismU');
     assert.ok(parsed.ok && parsed.ast.type === 'pattern');
     if (parsed.ok && parsed.ast.type === 'pattern') assert.equal(parsed.ast.regexp.source, '(?ismU)a+b');
   });
 });
 
-describe('§3.5 RE2 rejects what JavaScript/Ruby accept → Invalid regular expression!', () => {
+// docs/gitlab-behaviour.md#expression-regular-expressions
+describe('RE2 rejects what JavaScript/Ruby accept → Invalid regular expression!', () => {
   const rows: Array<[string, string]> = [
     ['backreference', '/(a)\\1/'],
     ['lookahead', '/a(?=b)/'],
@@ -54,7 +56,7 @@ describe('§3.5 RE2 rejects what JavaScript/Ruby accept → Invalid regular expr
     ['unknown flag group', '/(?x)ab/'],
   ];
   for (const [name, literal] of rows) {
-    test(`§3.5 ${name}: ${literal}`, () => {
+    test(`${name}: ${literal}`, () => {
       const parsed = parseExpression(`$A =~ ${literal}`);
       assert.equal(parsed.ok, false);
       if (parsed.ok) return;
@@ -64,33 +66,35 @@ describe('§3.5 RE2 rejects what JavaScript/Ruby accept → Invalid regular expr
       assert.ok(parsed.error.detail, 'the RE2 message is kept as detail');
     });
   }
-  test('§3.5 RE2 accepts what it supports: named groups, \\Q…\\E, \\pL, a{1000}', () => {
+  test('RE2 accepts what it supports: named groups, \\Q…\\E, \\pL, a{1000}', () => {
     for (const literal of ['/(?P<x>a)/', '/(?<x>a)/', '/\\Q.*\\E/', '/\\pL+/', '/a{1000}/']) {
       assert.equal(parseExpression(`$A =~ ${literal}`).ok, true, literal);
     }
   });
 });
 
-describe('§3.5 linear time (RE2 automata): catastrophic patterns for backtracking engines', () => {
+// docs/gitlab-behaviour.md#expression-regular-expressions
+describe('linear time (RE2 automata): catastrophic patterns for backtracking engines', () => {
   const long = 'a'.repeat(100_000) + 'b';
-  test('§3.5 /(a+)+$/ against 100k "a" + "b" is false (correctness only; timing is in bench/regex.ts)', () => {
+  test('/(a+)+$/ against 100k "a" + "b" is false (correctness only; timing is in bench/regex.ts)', () => {
     assert.equal(matches('$A =~ /(a+)+$/', long), false);
   });
-  test('§3.5 /(a|aa)+$/ against the same input', () => {
+  test('/(a|aa)+$/ against the same input', () => {
     assert.equal(matches('$A =~ /(a|aa)+$/', long), false);
   });
-  test('§3.5 /(a*)*c/ against the same input', () => {
+  test('/(a*)*c/ against the same input', () => {
     assert.equal(matches('$A =~ /(a*)*c/', long), false);
   });
-  test('§3.5 the same catastrophic pattern held in a variable', () => {
+  test('the same catastrophic pattern held in a variable', () => {
     assert.equal(evaluate('$A =~ $P', { A: long, P: '/^(a+)+$/' }).value, false);
   });
-  test('§3.5 and a positive match on the long input', () => {
+  test('and a positive match on the long input', () => {
     assert.equal(matches('$A =~ /(a+)+b$/', long), true);
   });
 });
 
-describe('§3.4/§3.5 RubySyntax for strings (variables and string literals)', () => {
+// docs/gitlab-behaviour.md#expression-evaluation, docs/gitlab-behaviour.md#expression-regular-expressions
+describe('RubySyntax for strings (variables and string literals)', () => {
   const rows: Array<[string, string, string | null]> = [
     ['two-char pattern', '/ab/', 'ab'],
     ['one char is enough here', '/a/', 'a'],
@@ -103,16 +107,19 @@ describe('§3.4/§3.5 RubySyntax for strings (variables and string literals)', (
     ['Ruby line anchors: a literal on the second line is found', 'x\n/ab/', 'ab'],
   ];
   for (const [name, value, source] of rows) {
-    test(`§3.4 ${name}: ${JSON.stringify(value)}`, () => {
+    // docs/gitlab-behaviour.md#expression-evaluation
+    test(`${name}: ${JSON.stringify(value)}`, () => {
       const result = fabricateRubyRegexp(value);
       if (source === null) assert.equal(result.kind, 'notRegexp');
       else assert.equal(result.kind === 'regexp' ? result.regexp.source : result.kind, source);
     });
   }
-  test('§3.4 shape right but RE2-invalid → invalid (callers fall back to substring)', () => {
+  // docs/gitlab-behaviour.md#expression-evaluation
+  test('shape right but RE2-invalid → invalid (callers fall back to substring)', () => {
     assert.equal(fabricateRubyRegexp('/[a/').kind, 'invalid');
   });
-  test('§3.5 compiled regexps are cached by source', () => {
+  // docs/gitlab-behaviour.md#expression-regular-expressions
+  test('compiled regexps are cached by source', () => {
     const a = UntrustedRegexp.compile('x+y', 'i');
     const b = UntrustedRegexp.compile('x+y', 'i');
     assert.ok(a.ok && b.ok);

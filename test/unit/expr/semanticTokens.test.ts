@@ -1,4 +1,4 @@
-/** Semantic spans of rules:if expressions and namespaces, from GitLab's lexer (spec §3.2) and ExpandVariables (spec §3.7). */
+/** Semantic spans of rules:if expressions and namespaces, from GitLab's lexer (docs/gitlab-behaviour.md#expression-lexer) and ExpandVariables (docs/gitlab-behaviour.md#variable-expansion). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { expressionSemanticSpans, namespaceSemanticSpans } from '../../../server/src/engine/expr/semanticTokens';
@@ -12,9 +12,9 @@ const CASES: readonly (readonly [string, string[]])[] = [
   ['($A || $B) !~ /ab/', ['operator:(', 'variable:$A', 'operator:||', 'variable:$B', 'operator:)', 'operator:!~', 'regexp:/ab/']],
   ['$A == null || $B == true', ['variable:$A', 'operator:==', 'keyword:null', 'operator:||', 'variable:$B', 'operator:==', 'keyword:true']],
   ['$[[ inputs.env ]] == "prod"', ['variable:$[[ inputs.env ]]', 'operator:==', 'string:"prod"']],
-  // Invalid: coloured up to what GitLab cannot read (`${B}` is not a lexeme, spec §3.2).
+  // Invalid: coloured up to what GitLab cannot read (`${B}` is not a lexeme, docs/gitlab-behaviour.md#expression-lexer).
   ['$A == ${B} && $C', ['variable:$A', 'operator:==']],
-  // A one-character regex is not a Pattern lexeme (spec §3.2): nothing from there on.
+  // A one-character regex is not a Pattern lexeme (docs/gitlab-behaviour.md#expression-lexer): nothing from there on.
   ['$A =~ /a/', ['variable:$A', 'operator:=~']],
 ];
 

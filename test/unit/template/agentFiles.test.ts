@@ -1,5 +1,5 @@
 // config.yaml and default.yaml together (engine/crossFile): the template rendered per scenario and
-// per authorization with resource management (spec §2.2, §2.4, §4.1), and the ci_job assumption (§2.7).
+// per authorization with resource management (docs/gitlab-behaviour.md#opting-in-to-managed-resources, docs/gitlab-behaviour.md#template-variables-and-functions, docs/gitlab-behaviour.md#names), and the ci_job assumption (docs/gitlab-behaviour.md#built-in-default-template).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
@@ -23,7 +23,8 @@ describe('templates rendered for the authorizations that use them', () => {
     assert.deepEqual(templateCrossFileDiagnostics(files(managed('acme/My_App'), DEFAULT_ENVIRONMENT_TEMPLATE)), []);
   });
 
-  test('§4.1 metadata.namespace rendered from .environment.name is invalid for review/* only, at the template value', () => {
+  // docs/gitlab-behaviour.md#names
+  test('metadata.namespace rendered from .environment.name is invalid for review/* only, at the template value', () => {
     const template = namespaceObject('"{{ .environment.name }}"');
     const [d, ...rest] = templateCrossFileDiagnostics(files(managed('acme/app'), template));
     assert.deepEqual(rest, []);
@@ -33,7 +34,8 @@ describe('templates rendered for the authorizations that use them', () => {
     assert.deepEqual(d.data?.scenarios, ['"feature branch → review app" (project acme/app)']);
   });
 
-  test('§2.4 .legacy_namespace and slugify give valid names where .project.slug does not', () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('.legacy_namespace and slugify give valid names where .project.slug does not', () => {
     assert.equal(templateCrossFileDiagnostics(files(managed('acme/My_App'), namespaceObject('"{{ .project.slug }}"'))).length, 1);
     assert.deepEqual(templateCrossFileDiagnostics(files(managed('acme/My_App'), namespaceObject('"{{ .legacy_namespace }}"'))), []);
     assert.deepEqual(templateCrossFileDiagnostics(files(managed('acme/My_App'), namespaceObject('"{{ slugify .project.slug }}"'))), []);
@@ -64,14 +66,16 @@ describe('templates rendered for the authorizations that use them', () => {
     assert.equal(diagnostics[0].range.start.line, 4);
   });
 
-  test('§2.2 without any authorization using it, the template is reported unused (and still rendered for an example project)', () => {
+  // docs/gitlab-behaviour.md#opting-in-to-managed-resources
+  test('without any authorization using it, the template is reported unused (and still rendered for an example project)', () => {
     const diagnostics = templateCrossFileDiagnostics(files('ci_access:\n  projects:\n    - id: acme/app\n', namespaceObject('"{{ .environment.name }}"')));
     assert.deepEqual(diagnostics.map((d) => d.code), ['crossFile.templateUnused', 'crossFile.invalidNamespace']);
     assert.match(diagnostics[1].message, /example-group\/example-project/);
   });
 });
 
-describe('§2.1/§2.7 resource management assumes ci_job impersonation', () => {
+// docs/gitlab-behaviour.md#managed-resources-availability, docs/gitlab-behaviour.md#built-in-default-template
+describe('resource management assumes ci_job impersonation', () => {
   test('warned for agent and impersonate, not for ci_job', () => {
     const agent = managed('acme/app', 'agent');
     const [d] = configCrossFileDiagnostics(files(agent, null));
@@ -110,7 +114,8 @@ describe('§2.1/§2.7 resource management assumes ci_job impersonation', () => {
 });
 
 describe('one diagnostic per template place', () => {
-  test('§4.1 scenarios that render a place differently each get their own value and reason in its message', () => {
+  // docs/gitlab-behaviour.md#names
+  test('scenarios that render a place differently each get their own value and reason in its message', () => {
     const template = namespaceObject('"{{ .project.slug }}-{{ .environment.name }}"');
     const diagnostics = templateCrossFileDiagnostics(files(managed('acme/My_App'), template));
     assert.equal(diagnostics.length, 1);

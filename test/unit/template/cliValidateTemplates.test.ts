@@ -1,4 +1,4 @@
-// `agentcfg validate` on environment templates and on a config with its template (spec §2.3, §2.7, §4.1):
+// `agentcfg validate` on environment templates and on a config with its template (docs/gitlab-behaviour.md#environment-template-file, docs/gitlab-behaviour.md#built-in-default-template, docs/gitlab-behaviour.md#names):
 // the same checks as the editor, files read from disk, the preset scenarios.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ describe('agentcfg validate: environment templates and the config/template pair'
       path.join(agent, 'environment_templates', 'default.yaml'),
       'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .project.slug }}-{{ .environment.slug }}"\n      labels:\n        team: "{{ .group.name }}"\n',
     );
-    // An agent without a template: GitLab uses its built-in one, which assumes ci_job (spec §2.7).
+    // An agent without a template: GitLab uses its built-in one, which assumes ci_job (docs/gitlab-behaviour.md#built-in-default-template).
     mkdirSync(path.join(dir, '.gitlab', 'agents', 'bare'), { recursive: true });
     writeFileSync(path.join(dir, '.gitlab', 'agents', 'bare', 'config.yaml'), 'ci_access:\n  projects:\n    - id: acme/app\n      resource_management:\n        enabled: true\n');
     writeFileSync(path.join(agent, 'environment_templates', 'review.yaml'), 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: {{ .environment.slug }}\n');

@@ -1,4 +1,4 @@
-// Spec §2.4: GitLab's template functions `lower`, `substr`, `replace`, `trimPrefix`, `trimSuffix`, `slugify`
+// docs/gitlab-behaviour.md#template-variables-and-functions: GitLab's template functions `lower`, `substr`, `replace`, `trimPrefix`, `trimSuffix`, `slugify`
 // with sprig's names and argument order (a piped value is the last argument).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +21,8 @@ function renderError(template: string, data: unknown = {}): string {
   return result.error.message;
 }
 
-describe('§2.4 the documentation examples', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('the documentation examples', () => {
   const rows: Array<[string, string]> = [
     ['{{ lower "HELLO" }}', 'hello'],
     ['{{ substr 0 5 "hello world" }}', 'hello'],
@@ -31,15 +32,16 @@ describe('§2.4 the documentation examples', () => {
     ['{{ slugify "hello WORLD" }}', 'hello-world'],
   ];
   for (const [template, expected] of rows) {
-    test(`§2.4 ${template} → ${expected}`, () => assert.equal(render(template), expected));
+    test(`${template} → ${expected}`, () => assert.equal(render(template), expected));
   }
-  test('§2.4 the exported docs carry the same examples, one per function', () => {
+  test('the exported docs carry the same examples, one per function', () => {
     assert.deepEqual(GITLAB_FUNCTION_NAMES, ['lower', 'substr', 'replace', 'trimPrefix', 'trimSuffix', 'slugify']);
     for (const doc of GITLAB_FUNCTION_DOCS) assert.equal(render(doc.example.template), doc.example.result, doc.name);
   });
 });
 
-describe('§2.4 pipelines: the piped value is the last argument (sprig order)', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('pipelines: the piped value is the last argument (sprig order)', () => {
   const rows: Array<[string, string]> = [
     ['{{ "HELLO" | lower }}', 'hello'],
     ['{{ "hello world" | substr 0 5 }}', 'hello'],
@@ -51,11 +53,12 @@ describe('§2.4 pipelines: the piped value is the last argument (sprig order)', 
     ['{{ .project.slug | replace "_" "-" | lower | printf "%s-ns" }}', 'my-app-ns'],
   ];
   for (const [template, expected] of rows) {
-    test(`§2.4 ${template} → ${expected}`, () => assert.equal(render(template, { project: { slug: 'My_App' } }), expected));
+    test(`${template} → ${expected}`, () => assert.equal(render(template, { project: { slug: 'My_App' } }), expected));
   }
 });
 
-describe('§2.4 substr: sprig semantics, byte offsets; Go panics become template errors', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('substr: sprig semantics, byte offsets; Go panics become template errors', () => {
   const rows: Array<[string, string]> = [
     ['{{ substr 0 100 "abc" }}', 'abc'],
     ['{{ substr 1 -1 "abc" }}', 'bc'],
@@ -65,7 +68,7 @@ describe('§2.4 substr: sprig semantics, byte offsets; Go panics become template
     ['{{ substr 0 2 "héllo" }}', 'h\uFFFD'],
   ];
   for (const [template, expected] of rows) {
-    test(`§2.4 ${template} → ${JSON.stringify(expected)}`, () => assert.equal(render(template), expected));
+    test(`${template} → ${JSON.stringify(expected)}`, () => assert.equal(render(template), expected));
   }
   const errors: Array<[string, string]> = [
     ['{{ substr 2 1 "abc" }}', 'error calling substr: runtime error: slice bounds out of range [2:1]'],
@@ -75,11 +78,12 @@ describe('§2.4 substr: sprig semantics, byte offsets; Go panics become template
     ['{{ substr "0" 1 "abc" }}', 'expected integer; found "0"'],
   ];
   for (const [template, cause] of errors) {
-    test(`§2.4 ${template} fails: ${cause}`, () => assert.match(renderError(template), new RegExp(`: ${cause.replace(/[[\]()]/g, '\\$&')}$`)));
+    test(`${template} fails: ${cause}`, () => assert.match(renderError(template), new RegExp(`: ${cause.replace(/[[\]()]/g, '\\$&')}$`)));
   }
 });
 
-describe('§2.4 replace, trimPrefix, trimSuffix', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('replace, trimPrefix, trimSuffix', () => {
   const rows: Array<[string, string]> = [
     ['{{ replace "_" "-" "a_b_c" }}', 'a-b-c'],
     ['{{ replace "" "-" "ab" }}', '-a-b-'],
@@ -89,14 +93,15 @@ describe('§2.4 replace, trimPrefix, trimSuffix', () => {
     ['{{ trimSuffix "-" "a--" }}', 'a-'],
   ];
   for (const [template, expected] of rows) {
-    test(`§2.4 ${template} → ${expected}`, () => assert.equal(render(template), expected));
+    test(`${template} → ${expected}`, () => assert.equal(render(template), expected));
   }
-  test('§2.4 a non-string argument is a type error, as with sprig\'s Go signatures', () => {
+  test('a non-string argument is a type error, as with sprig\'s Go signatures', () => {
     assert.match(renderError('{{ lower .id }}', { id: 42 }), /wrong type for value; expected string; got int$/);
   });
 });
 
-describe('§2.4 slugify [<len>] <string> (exact algorithm [U]; our choice: RFC 1123 label)', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('slugify [<len>] <string> (exact algorithm not published; our choice: RFC 1123 label)', () => {
   const rows: Array<[string, number | undefined, string]> = [
     ['hello WORLD', undefined, 'hello-world'],
     ['My_App.v2', undefined, 'my-app-v2'],
@@ -108,7 +113,7 @@ describe('§2.4 slugify [<len>] <string> (exact algorithm [U]; our choice: RFC 1
     [`${'a'.repeat(62)}-b`, undefined, 'a'.repeat(62)],
   ];
   for (const [input, length, expected] of rows) {
-    test(`§2.4 slugify ${length ?? ''} ${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
+    test(`slugify ${length ?? ''} ${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
       assert.equal(slugifyLabel(input, length), expected);
       const template = length === undefined ? '{{ slugify .s }}' : `{{ slugify ${length} .s }}`;
       assert.equal(render(template, { s: input }), expected);
@@ -122,6 +127,6 @@ describe('§2.4 slugify [<len>] <string> (exact algorithm [U]; our choice: RFC 1
     ['{{ slugify 5 }}', 'error calling slugify: the string to slugify must be a string, got int'],
   ];
   for (const [template, cause] of errors) {
-    test(`§2.4 ${template} fails: ${cause}`, () => assert.ok(renderError(template).endsWith(cause), renderError(template)));
+    test(`${template} fails: ${cause}`, () => assert.ok(renderError(template).endsWith(cause), renderError(template)));
   }
 });

@@ -1,4 +1,4 @@
-// Issue 5 / spec §2.4: rendering errors point at the template line and column. Messages are Go 1.26's
+// Issue 5 / docs/gitlab-behaviour.md#template-variables-and-functions: rendering errors point at the template line and column. Messages are Go 1.26's
 // text/template messages, checked against Go; ranges are 0-based lines and UTF-16 characters in the
 // template text (the editor convention), while the message keeps Go's 1-based line and byte column.
 import { describe, test } from 'node:test';
@@ -19,7 +19,8 @@ function failure(template: string): TemplateError {
 
 type Span = [line: number, startChar: number, endLine: number, endChar: number];
 
-describe('§2.4 template errors: Go message, kind and exact range', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('template errors: Go message, kind and exact range', () => {
   const rows: Array<[string, string, TemplateError['kind'], string, Span]> = [
     [
       'unknown function (Go reports it at parse time)',
@@ -112,7 +113,7 @@ describe('§2.4 template errors: Go message, kind and exact range', () => {
     ['bad character in an action', 'x: {{ .a# }}', 'syntax', "template: default:1: bad character U+0023 '#'", [0, 6, 0, 8]],
   ];
   for (const [name, template, kind, message, [line, character, endLine, endCharacter]] of rows) {
-    test(`§2.4 ${name}`, () => {
+    test(`${name}`, () => {
       const e = failure(template);
       assert.equal(e.kind, kind);
       assert.equal(e.message, message);
@@ -120,7 +121,7 @@ describe('§2.4 template errors: Go message, kind and exact range', () => {
     });
   }
 
-  test('§2.4 an execution error carries Go\'s node text and the cause apart from the message', () => {
+  test('an execution error carries Go\'s node text and the cause apart from the message', () => {
     const e = failure('{{ .project.slug.x }}');
     assert.equal(e.kind, 'execution');
     if (e.kind !== 'execution') return;
@@ -128,12 +129,12 @@ describe('§2.4 template errors: Go message, kind and exact range', () => {
     assert.equal(e.cause, "can't evaluate field x in type interface {}");
   });
 
-  test('§2.4 syntax is checked without data', () => {
+  test('syntax is checked without data', () => {
     assert.equal(checkGoTemplateSyntax('{{ .a | lower }}'), null);
     assert.equal(checkGoTemplateSyntax('{{ upper .a }}')?.message, 'template: default:1: function "upper" not defined');
   });
 
-  test('§2.4 deep nesting fails as a template error instead of crashing', () => {
+  test('deep nesting fails as a template error instead of crashing', () => {
     const deep = `{{ ${'('.repeat(20000)}1${')'.repeat(20000)} }}`;
     const result = renderGoTemplate(deep, {});
     assert.equal(result.ok, false);

@@ -1,4 +1,4 @@
-// Spec §2.4: environment templates are Go `text/template`. Every expected value in the tables below was
+// docs/gitlab-behaviour.md#template-variables-and-functions: environment templates are Go `text/template`. Every expected value in the tables below was
 // produced by Go 1.26's text/template (default `missingkey`, data as map[string]interface{}, GitLab's
 // functions registered with sprig's signatures) and the renderer is checked to match it exactly.
 import { describe, test } from 'node:test';
@@ -25,7 +25,8 @@ const DATA = {
   map0: {},
 };
 
-describe('§2.4 Go text/template semantics (expected values from Go 1.26)', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('Go text/template semantics (expected values from Go 1.26)', () => {
   const rows: Array<[string, string, string]> = [
     ["field access on nested maps", "{{ .environment.slug }}/{{ .project.id }}", "review-feature-x-bjrazc/42"],
     ["root and dot", "{{ $.agent.name }} {{ with .agent }}{{ .name }}{{ end }}", "agent-1 agent-1"],
@@ -62,22 +63,24 @@ describe('§2.4 Go text/template semantics (expected values from Go 1.26)', () =
     ["define and template", "{{ define \"ns\" }}{{ .environment.slug }}-{{ .project.id }}{{ end }}{{ template \"ns\" . }}", "review-feature-x-bjrazc-42"],
   ];
   for (const [name, template, expected] of rows) {
-    test(`§2.4 ${name}: ${JSON.stringify(template)} → ${JSON.stringify(expected)}`, () => {
+    test(`${name}: ${JSON.stringify(template)} → ${JSON.stringify(expected)}`, () => {
       assert.equal(render(template, DATA), expected);
     });
   }
 });
 
-describe('§2.4 missing keys (Go default missingkey on map[string]interface{})', () => {
-  test('§2.4 a missing key is not an error: it prints "<no value>", as KAS would render it', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('missing keys (Go default missingkey on map[string]interface{})', () => {
+  test('a missing key is not an error: it prints "<no value>", as KAS would render it', () => {
     assert.equal(render('name: "{{ .environment.nme }}"', DATA), 'name: "<no value>"');
   });
-  test('§2.4 JavaScript undefined values count as missing keys', () => {
+  test('JavaScript undefined values count as missing keys', () => {
     assert.equal(render('[{{ .a }}]', { a: undefined }), '[<no value>]');
   });
 });
 
-describe('§2.4 output mapping back to the template', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('output mapping back to the template', () => {
   test('literal text maps character by character; computed text maps to its action', () => {
     const result = renderGoTemplate('ab{{ .x }}cd', { x: 'XYZ' });
     assert.ok(result.ok);

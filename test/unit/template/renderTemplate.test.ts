@@ -1,5 +1,5 @@
-// Spec §2.3 (template file, raw YAML first, `objects`/`apply_resources`/`delete_resources`), §2.7 (the
-// built-in default template) and §2.8 (render, then ensure): GitLab's render flow end to end.
+// docs/gitlab-behaviour.md#environment-template-file (template file, raw YAML first, `objects`/`apply_resources`/`delete_resources`), docs/gitlab-behaviour.md#built-in-default-template (the
+// built-in default template) and docs/gitlab-behaviour.md#managed-resources-flow (render, then ensure): GitLab's render flow end to end.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../../server/src/engine/template/defaultTemplate';
@@ -33,8 +33,9 @@ function names(objects: unknown[]): string[] {
   });
 }
 
-describe('§2.7 the built-in default template (inferred shape)', () => {
-  test('§2.7 renders a Namespace and a RoleBinding named from the environment slug, project id and agent id', () => {
+// docs/gitlab-behaviour.md#built-in-default-template
+describe('the built-in default template (inferred shape)', () => {
+  test('renders a Namespace and a RoleBinding named from the environment slug, project id and agent id', () => {
     const result = ok(renderEnvironmentTemplate(DEFAULT_ENVIRONMENT_TEMPLATE, reviewData()));
     assert.deepEqual(names(result.objects), [
       'Namespace review-feature-x-bjrazc-42-7',
@@ -49,8 +50,9 @@ describe('§2.7 the built-in default template (inferred shape)', () => {
   });
 });
 
-describe('§2.3 the raw template must be valid YAML before rendering', () => {
-  test('§2.3 an unquoted value starting with {{ is a YAML error, explained, with the quoted value to use', () => {
+// docs/gitlab-behaviour.md#environment-template-file
+describe('the raw template must be valid YAML before rendering', () => {
+  test('an unquoted value starting with {{ is a YAML error, explained, with the quoted value to use', () => {
     const template = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: {{ .environment.slug }}-{{ .project.id }}\n';
     const [e, ...rest] = errors(renderEnvironmentTemplate(template, reviewData()));
     assert.equal(rest.length, 0);
@@ -59,11 +61,11 @@ describe('§2.3 the raw template must be valid YAML before rendering', () => {
     assert.deepEqual(e.range, { start: { line: 4, character: 12 }, end: { line: 4, character: 53 } });
     assert.equal(e.data?.replacement, '"{{ .environment.slug }}-{{ .project.id }}"');
   });
-  test('§2.3 the quoted value renders', () => {
+  test('the quoted value renders', () => {
     const template = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "{{ .environment.slug }}-{{ .project.id }}"\n';
     assert.deepEqual(names(ok(renderEnvironmentTemplate(template, reviewData())).objects), ['Namespace review-feature-x-bjrazc-42']);
   });
-  test('§2.3 a control action on its own line is a YAML error; the hint offers a YAML comment', () => {
+  test('a control action on its own line is a YAML error; the hint offers a YAML comment', () => {
     const template = 'objects:\n{{- if true }}\n  - kind: Namespace\n{{- end }}\n';
     const found = errors(renderEnvironmentTemplate(template, reviewData()));
     assert.deepEqual(found.map((e) => [e.code, e.range.start.line]), [
@@ -72,15 +74,16 @@ describe('§2.3 the raw template must be valid YAML before rendering', () => {
     ]);
     assert.match(found[0].message, /YAML comment/);
   });
-  test('§2.3 other YAML errors keep the YAML message', () => {
+  test('other YAML errors keep the YAML message', () => {
     const [e] = errors(renderEnvironmentTemplate('objects: [\n', reviewData()));
     assert.equal(e.code, 'template.yaml');
     assert.match(e.message, /^The template is not valid YAML: /);
   });
 });
 
-describe('§2.3 the whole text is rendered as one Go template', () => {
-  test('§2.3 actions in YAML comments still run, so they can wrap list items', () => {
+// docs/gitlab-behaviour.md#environment-template-file
+describe('the whole text is rendered as one Go template', () => {
+  test('actions in YAML comments still run, so they can wrap list items', () => {
     const template = [
       'objects:',
       '  # {{ with .environment }}',
@@ -98,7 +101,8 @@ describe('§2.3 the whole text is rendered as one Go template', () => {
     const result = ok(renderEnvironmentTemplate(template, reviewData()));
     assert.deepEqual(names(result.objects), ['Namespace review-feature-x-bjrazc']);
   });
-  test('§2.4 a template error becomes one diagnostic with Go\'s message at the template range', () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('a template error becomes one diagnostic with Go\'s message at the template range', () => {
     const template = 'objects:\n  - kind: Namespace\n    metadata:\n      name: "{{ lower .environment.nme }}"\n';
     const [e] = errors(renderEnvironmentTemplate(template, reviewData()));
     assert.equal(e.code, 'template.execution');
@@ -106,7 +110,8 @@ describe('§2.3 the whole text is rendered as one Go template', () => {
     assert.deepEqual(e.range, { start: { line: 3, character: 22 }, end: { line: 3, character: 38 } });
     assert.deepEqual(e.data, { cause: 'invalid value; expected string', context: '.environment.nme' });
   });
-  test('§2.4 an unknown function is reported before anything renders', () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('an unknown function is reported before anything renders', () => {
     const [e] = errors(renderEnvironmentTemplate('objects: []\nx: "{{ upper .project.slug }}"\n', reviewData()));
     assert.equal(e.code, 'template.syntax');
     assert.equal(e.message, 'template: default:2: function "upper" not defined');
@@ -114,8 +119,9 @@ describe('§2.3 the whole text is rendered as one Go template', () => {
   });
 });
 
-describe('§2.3 the rendered YAML', () => {
-  test('§2.3 rendered text that is not YAML is reported at the action that produced it', () => {
+// docs/gitlab-behaviour.md#environment-template-file
+describe('the rendered YAML', () => {
+  test('rendered text that is not YAML is reported at the action that produced it', () => {
     const data = { ...reviewData(), user: { id: 1, username: 'say "hi"' } };
     const template = 'objects:\n  - kind: Namespace\n    metadata:\n      name: "{{ .user.username }}"\n';
     const [e] = errors(renderEnvironmentTemplate(template, data));
@@ -123,23 +129,23 @@ describe('§2.3 the rendered YAML', () => {
     assert.match(e.message, /^After rendering, the template is not valid YAML: .*\(rendered line: name: "say "hi""\)$/);
     assert.equal(e.range.start.line, 3);
   });
-  test('§2.3 objects must be a list', () => {
+  test('objects must be a list', () => {
     const [e] = errors(renderEnvironmentTemplate('objects: "{{ .project.id }}"\n', reviewData()));
     assert.equal(e.code, 'template.objects');
     assert.deepEqual(e.range, { start: { line: 0, character: 9 }, end: { line: 0, character: 28 } });
   });
-  test('§2.3 no objects key → no objects', () => {
+  test('no objects key → no objects', () => {
     const result = ok(renderEnvironmentTemplate('apply_resources: on_start\n', reviewData()));
     assert.deepEqual(result.objects, []);
     assert.equal(result.deleteResources, undefined);
   });
-  test('§2.3 delete_resources is what Rails reads from the raw template, with a warning when it is templated', () => {
+  test('delete_resources is what Rails reads from the raw template, with a warning when it is templated', () => {
     const template = 'objects: []\ndelete_resources: "{{ if true }}never{{ end }}"\n';
     const result = ok(renderEnvironmentTemplate(template, reviewData()));
     assert.equal(result.deleteResources, '{{ if true }}never{{ end }}');
     assert.deepEqual(result.warnings.map((w) => [w.code, w.range.start.line]), [['template.deleteResourcesTemplated', 1]]);
   });
-  test('§2.3 delete_resources: never is kept', () => {
+  test('delete_resources: never is kept', () => {
     assert.equal(ok(renderEnvironmentTemplate('objects: []\ndelete_resources: never\n', reviewData())).deleteResources, 'never');
   });
 });

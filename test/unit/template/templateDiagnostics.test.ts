@@ -1,4 +1,4 @@
-// Diagnostics of one environment template file (spec §2.3–§2.6): raw YAML, schema, unquoted `{{`,
+// Diagnostics of one environment template file (docs/gitlab-behaviour.md#gitlab-managed-resources): raw YAML, schema, unquoted `{{`,
 // Go template syntax, unknown functions and variables at their exact place, ignored file names.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,14 +19,16 @@ function only(diagnostics: EngineDiagnostic[], code: string): EngineDiagnostic {
 
 const namespace = (name: string) => `objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: ${name}\n`;
 
-describe('environment template diagnostics (spec §2.3–§2.6)', () => {
+// docs/gitlab-behaviour.md#gitlab-managed-resources
+describe('environment template diagnostics', () => {
   test('the built-in default template and the example template are clean', () => {
     assert.deepEqual(validateEnvironmentTemplate(DEFAULT_ENVIRONMENT_TEMPLATE), []);
     const example = readFileSync(path.join(root, 'examples/.gitlab/agents/production-agent/environment_templates/default.yaml'), 'utf8');
     assert.deepEqual(validateEnvironmentTemplate(example), []);
   });
 
-  test('§2.3 an unquoted value starting with {{ is an error on the whole value, with the quoted fix; the YAML error it causes is not repeated', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('an unquoted value starting with {{ is an error on the whole value, with the quoted fix; the YAML error it causes is not repeated', () => {
     const text = namespace('{{ .environment.slug }}-{{ .project.id }}  # one per environment');
     const diagnostics = validateEnvironmentTemplate(text);
     const d = only(diagnostics, 'template.unquotedAction');
@@ -35,27 +37,31 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.deepEqual(diagnostics.map((x) => x.code), ['template.unquotedAction']);
   });
 
-  test('§2.3 an unquoted {{ that YAML happens to accept is still reported (GitLab loads the raw YAML)', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('an unquoted {{ that YAML happens to accept is still reported (GitLab loads the raw YAML)', () => {
     const text = namespace('{{ .environment.slug }}');
     const d = only(validateEnvironmentTemplate(text), 'template.unquotedAction');
     assert.deepEqual(d.range, rangeOf(text, '{{ .environment.slug }}'));
   });
 
-  test('§2.3 an unquoted control action gets advice (a YAML comment), not a quote', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('an unquoted control action gets advice (a YAML comment), not a quote', () => {
     const text = 'objects:\n  {{ if .environment.url }}\n  - apiVersion: v1\n';
     const d = only(validateEnvironmentTemplate(text), 'template.unquotedAction');
     assert.match(d.message, /YAML comment/);
     assert.equal(d.data, undefined);
   });
 
-  test('§2.3 inside a flow list the value is flagged up to its end, without a fix that would swallow the bracket', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('inside a flow list the value is flagged up to its end, without a fix that would swallow the bracket', () => {
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: x\n      finalizers: [{{ .environment.slug }}]\n';
     const d = only(validateEnvironmentTemplate(text), 'template.unquotedAction');
     assert.deepEqual(d.range, rangeOf(text, '{{ .environment.slug }}'));
     assert.equal(d.data, undefined);
   });
 
-  test('§2.3 an unquoted {{ key: the fix quotes the key alone, so the entry stays a mapping entry', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('an unquoted {{ key: the fix quotes the key alone, so the entry stays a mapping entry', () => {
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: x\n      labels:\n        {{ .project.slug }}-team: "true"  # owner\n';
     const d = only(validateEnvironmentTemplate(text), 'template.unquotedAction');
     assert.deepEqual(d.range, rangeOf(text, '{{ .project.slug }}-team'));
@@ -69,7 +75,8 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.deepEqual(validateEnvironmentTemplate(text).map((d) => d.code), []);
   });
 
-  test('§2.4 unknown variables: exact segment, did-you-mean, the available names', () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('unknown variables: exact segment, did-you-mean, the available names', () => {
     const text = namespace('"{{ .environment.slg }}-{{ .projet.id }}"');
     const diagnostics = validateEnvironmentTemplate(text).filter((d) => d.code === 'template.unknownVariable');
     assert.deepEqual(diagnostics.map((d) => d.range), [rangeOf(text, 'slg'), rangeOf(text, 'projet')]);
@@ -78,7 +85,8 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.equal(diagnostics[1].data?.replacement, 'project');
   });
 
-  test('§2.4 fields of a value and variables through with / $', () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('fields of a value and variables through with / $', () => {
     const text = namespace('"{{ .project.id.zzz }}{{ with .environment }}{{ .slug }}{{ .nmae }}{{ $.agent.idd }}{{ end }}"');
     assert.deepEqual(
       validateEnvironmentTemplate(text).map((d) => [d.code, d.range]),
@@ -90,7 +98,8 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     );
   });
 
-  test('§2.4 unknown functions: every one, at the name, with did-you-mean', () => {
+  // docs/gitlab-behaviour.md#template-variables-and-functions
+  test('unknown functions: every one, at the name, with did-you-mean', () => {
     const text = namespace('"{{ lowr .project.slug }}-{{ slugfy .environment.name }}-{{ printf "%d" .project.id }}"');
     const diagnostics = validateEnvironmentTemplate(text).filter((d) => d.code === 'template.unknownFunction');
     assert.deepEqual(diagnostics.map((d) => [d.range, d.data?.replacement]), [
@@ -105,7 +114,8 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.match(d.message, /unexpected EOF/);
   });
 
-  test('§2.5 only the supported kinds; the API group follows from the kind', () => {
+  // docs/gitlab-behaviour.md#template-object-kinds
+  test('only the supported kinds; the API group follows from the kind', () => {
     const text = 'objects:\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata:\n      name: web\n  - apiVersion: v1\n    kind: RoleBinding\n    metadata:\n      name: bind\n';
     const diagnostics = validateEnvironmentTemplate(text);
     assert.deepEqual(diagnostics.map((d) => [d.code, d.range]), [
@@ -115,7 +125,8 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     assert.match(diagnostics[1].message, /rbac\.authorization\.k8s\.io/);
   });
 
-  test('§2.3 apply_resources and delete_resources values; metadata.name required', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('apply_resources and delete_resources values; metadata.name required', () => {
     const text = 'objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata: {}\napply_resources: always\ndelete_resources: on_delete\n';
     assert.deepEqual(validateEnvironmentTemplate(text).map((d) => [d.code, d.range.start.line]), [
       ['schema.missingKey', 3],
@@ -124,7 +135,8 @@ describe('environment template diagnostics (spec §2.3–§2.6)', () => {
     ]);
   });
 
-  test('§2.3 a template other than default.yaml warns that GitLab ignores it', () => {
+  // docs/gitlab-behaviour.md#environment-template-file
+  test('a template other than default.yaml warns that GitLab ignores it', () => {
     const d = only(validateEnvironmentTemplate(DEFAULT_ENVIRONMENT_TEMPLATE, { templateName: 'review' }), 'template.ignoredFile');
     assert.equal(d.severity, 'warning');
     assert.match(d.message, /only environment_templates\/default\.yaml/);

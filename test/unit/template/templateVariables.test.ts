@@ -1,4 +1,4 @@
-// Spec §2.4 (template variables and where Rails takes them from) and §4.2 (`.legacy_namespace`, the
+// docs/gitlab-behaviour.md#template-variables-and-functions (template variables and where Rails takes them from) and docs/gitlab-behaviour.md#legacy-namespace (`.legacy_namespace`, the
 // certificate-based integration's per-environment namespace).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,12 +29,13 @@ function data(scenario: Scenario = REVIEW, ids: Partial<Parameters<typeof buildT
   return result.data;
 }
 
-describe('§4.2 legacy_namespace', () => {
-  test('§4.2 the spec example: project path My_App, id 42, env review/feature-x → my-app-42-review-feature-x-bjrazc', () => {
+// docs/gitlab-behaviour.md#legacy-namespace
+describe('legacy_namespace', () => {
+  test('worked example: project path My_App, id 42, env review/feature-x → my-app-42-review-feature-x-bjrazc', () => {
     assert.equal(data().legacy_namespace, 'my-app-42-review-feature-x-bjrazc');
     assert.equal(legacyNamespace('My_App', 42, 'review-feature-x-bjrazc'), 'my-app-42-review-feature-x-bjrazc');
   });
-  test('§4.2 the prefix is cut to 63 - suffix length, so the name fits a namespace', () => {
+  test('the prefix is cut to 63 - suffix length, so the name fits a namespace', () => {
     const ns = legacyNamespace('a'.repeat(80), 42, 'production');
     assert.equal(ns, `${'a'.repeat(63 - '-42-production'.length)}-42-production`);
     assert.equal(ns.length, 63);
@@ -47,14 +48,15 @@ describe('§4.2 legacy_namespace', () => {
     ['UPPER', ''],
   ];
   for (const [input, expected] of rows) {
-    test(`§4.2 NamespaceSanitizer ${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
+    test(`NamespaceSanitizer ${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
       assert.equal(sanitizeNamespace(input), expected);
     });
   }
 });
 
-describe('§2.4 template data from a scenario', () => {
-  test('§2.4 every variable, with its Rails source', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('template data from a scenario', () => {
+  test('every variable, with its Rails source', () => {
     assert.deepEqual(data(REVIEW, { environmentId: 9, pipelineId: 100, jobId: 200, userId: 5, gitlabUrl: 'https://gitlab.example.com/' }), {
       agent: { id: 7, name: 'review-agent', url: 'https://gitlab.example.com/group/agents/-/cluster_agents/review-agent' },
       environment: {
@@ -72,52 +74,54 @@ describe('§2.4 template data from a scenario', () => {
       legacy_namespace: 'my-app-42-review-feature-x-bjrazc',
     });
   });
-  test('§2.4 .project.slug is the last path component unmodified (may be an invalid namespace)', () => {
+  test('.project.slug is the last path component unmodified (may be an invalid namespace)', () => {
     assert.equal(data().project.slug, 'My_App');
   });
-  test('§2.4 unset pipeline and job ids default to 0; environment url to ""', () => {
+  test('unset pipeline and job ids default to 0; environment url to ""', () => {
     const d = data();
     assert.equal(d.ci_pipeline.id, 0);
     assert.equal(d.ci_job.id, 0);
     assert.equal(d.environment.url, '');
   });
-  test('§2.4 the scenario tier and url win over the guess', () => {
+  test('the scenario tier and url win over the guess', () => {
     const d = data({ ...REVIEW, environmentTier: 'staging', environmentUrl: 'https://x.example' });
     assert.equal(d.environment.tier, 'staging');
     assert.equal(d.environment.url, 'https://x.example');
   });
-  test('§2.4 ids passed explicitly override the scenario project id; a numeric string id is accepted', () => {
+  test('ids passed explicitly override the scenario project id; a numeric string id is accepted', () => {
     assert.equal(data(REVIEW, { projectId: 99 }).project.id, 99);
     assert.equal(data({ ...REVIEW, projectId: '77' }).project.id, 77);
   });
-  test('§2.2 no environment → no template data (GitLab renders only for jobs with an environment)', () => {
+  // docs/gitlab-behaviour.md#opting-in-to-managed-resources
+  test('no environment → no template data (GitLab renders only for jobs with an environment)', () => {
     const { environmentName: _, ...noEnv } = REVIEW;
     const result = buildTemplateData(noEnv, { agentId: 1, agentName: 'a' });
     assert.equal(result.ok, false);
     assert.equal(result.ok ? '' : result.reason, 'noEnvironment');
   });
-  test('§2.4 no project id → an explicit failure, not a made-up id', () => {
+  test('no project id → an explicit failure, not a made-up id', () => {
     const { projectId: _, ...noId } = REVIEW;
     const result = buildTemplateData(noId, { agentId: 1, agentName: 'a' });
     assert.equal(result.ok ? '' : result.reason, 'noProjectId');
   });
 });
 
-describe('§2.4 known variables and functions (for completion and checks)', () => {
-  test('§2.4 the 18 documented variable paths', () => {
+// docs/gitlab-behaviour.md#template-variables-and-functions
+describe('known variables and functions (for completion and checks)', () => {
+  test('the 18 documented variable paths', () => {
     assert.equal(TEMPLATE_VARIABLE_PATHS.length, 18);
     assert.equal(new Set(TEMPLATE_VARIABLE_PATHS).size, 18);
     assert.ok(TEMPLATE_VARIABLES.every((v) => v.description.length > 0));
   });
   for (const path of TEMPLATE_VARIABLE_PATHS) {
-    test(`§2.4 ${path} is present in built data and has its documented type`, () => {
+    test(`${path} is present in built data and has its documented type`, () => {
       const result = renderGoTemplate(`{{ printf "%T" ${path} }}`, data());
       assert.ok(result.ok);
       const type = TEMPLATE_VARIABLES.find((v) => v.path === path)?.type;
       assert.equal(result.text, type);
     });
   }
-  test('§2.4 function names: GitLab\'s six plus Go\'s builtins', () => {
+  test('function names: GitLab\'s six plus Go\'s builtins', () => {
     for (const name of ['lower', 'substr', 'replace', 'trimPrefix', 'trimSuffix', 'slugify', 'printf', 'eq', 'and', 'or', 'not', 'index', 'len']) {
       assert.ok(TEMPLATE_FUNCTION_NAMES.includes(name), name);
     }

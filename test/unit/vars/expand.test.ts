@@ -1,4 +1,4 @@
-// Spec §3.7: ExpandVariables — `$VAR`, `${VAR}`, `%VAR%`; `expand` (unknown → "") and `expand_existing`
+// docs/gitlab-behaviour.md#variable-expansion: ExpandVariables — `$VAR`, `${VAR}`, `%VAR%`; `expand` (unknown → "") and `expand_existing`
 // (unknown → left as written); single left-to-right pass; references reported with ranges.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,9 +6,10 @@ import { expandVariables, findVariableReferences, type ExpansionMode } from '../
 
 const VARS = { CI_ENVIRONMENT_SLUG: 'review-x-abc123', A: 'a', EMPTY: '', NESTED: '$A', KUBECONFIG: { value: '/tmp/kube', file: true } };
 
-describe('§3.7 expansion', () => {
+// docs/gitlab-behaviour.md#variable-expansion
+describe('expansion', () => {
   const rows: Array<[string, string, ExpansionMode, string]> = [
-    ['spec example: the next char after a name terminates it', 'myapp-$CI_ENVIRONMENT_SLUG', 'expand', 'myapp-review-x-abc123'],
+    ['docs example: the next char after a name terminates it', 'myapp-$CI_ENVIRONMENT_SLUG', 'expand', 'myapp-review-x-abc123'],
     ['`-app` after the name is kept', '$CI_ENVIRONMENT_SLUG-app', 'expand', 'review-x-abc123-app'],
     ['braces', '${A}b', 'expand', 'ab'],
     ['percent (same on every OS)', '%A%b', 'expand', 'ab'],
@@ -27,21 +28,22 @@ describe('§3.7 expansion', () => {
     ['file variables expand to their value by default', '$KUBECONFIG', 'expand', '/tmp/kube'],
   ];
   for (const [name, text, mode, expected] of rows) {
-    test(`§3.7 ${name}: ${JSON.stringify(text)} (${mode}) → ${JSON.stringify(expected)}`, () => {
+    test(`${name}: ${JSON.stringify(text)} (${mode}) → ${JSON.stringify(expected)}`, () => {
       assert.equal(expandVariables(text, VARS, { mode }).text, expected);
     });
   }
-  test('§3.7 expand_file_refs: false leaves a file variable reference as written', () => {
+  test('expand_file_refs: false leaves a file variable reference as written', () => {
     assert.equal(expandVariables('${KUBECONFIG}', VARS, { expandFileRefs: false }).text, '${KUBECONFIG}');
   });
-  test('§3.7 a Map works as the variable source; Object.prototype names are unknown', () => {
+  test('a Map works as the variable source; Object.prototype names are unknown', () => {
     assert.equal(expandVariables('$A$constructor', new Map([['A', 'x']])).text, 'x');
     assert.equal(expandVariables('$constructor', {}, { mode: 'expand_existing' }).text, '$constructor');
   });
 });
 
-describe('§3.7 references with ranges (for the editor)', () => {
-  test('§3.7 every syntax, with whole and name ranges', () => {
+// docs/gitlab-behaviour.md#variable-expansion
+describe('references with ranges (for the editor)', () => {
+  test('every syntax, with whole and name ranges', () => {
     const refs = findVariableReferences('a $X ${Y} %Z%');
     assert.deepEqual(
       refs.map((r) => [r.name, r.syntax, r.range.start, r.range.end, r.nameRange.start, r.nameRange.end]),
@@ -52,7 +54,7 @@ describe('§3.7 references with ranges (for the editor)', () => {
       ],
     );
   });
-  test('§3.7 expansion reports what happened to each reference', () => {
+  test('expansion reports what happened to each reference', () => {
     const result = expandVariables('$A $UNKNOWN ${KUBECONFIG}', VARS, { mode: 'expand_existing', expandFileRefs: false });
     assert.deepEqual(
       result.references.map((r) => [r.name, r.outcome, r.defined]),

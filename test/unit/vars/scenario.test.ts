@@ -1,4 +1,4 @@
-// Spec §3.6 and §3.8: a scenario expands into the predefined variables GitLab would set, each marked with
+// docs/gitlab-behaviour.md#variables-available-to-job-rules, docs/gitlab-behaviour.md#predefined-variables: a scenario expands into the predefined variables GitLab would set, each marked with
 // whether job `rules:if` may read it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,8 +28,9 @@ function values(scenario: Scenario): Record<string, string> {
   return Object.fromEntries(allVariableValues(scenarioVariables(scenario)));
 }
 
-describe('§3.8 predefined variables from a scenario', () => {
-  test('§3.8 project variables', () => {
+// docs/gitlab-behaviour.md#predefined-variables
+describe('predefined variables from a scenario', () => {
+  test('project variables', () => {
     const v = values(BRANCH);
     assert.equal(v.CI_PROJECT_PATH, 'group/sub/project');
     assert.equal(v.CI_PROJECT_NAME, 'project');
@@ -38,7 +39,7 @@ describe('§3.8 predefined variables from a scenario', () => {
     assert.equal(v.CI_PROJECT_PATH_SLUG, 'group-sub-project');
     assert.equal(v.CI_PROJECT_ID, '42');
   });
-  test('§3.8 branch pipeline: CI_COMMIT_BRANCH set, no CI_COMMIT_TAG', () => {
+  test('branch pipeline: CI_COMMIT_BRANCH set, no CI_COMMIT_TAG', () => {
     const v = values(BRANCH);
     assert.equal(v.CI_COMMIT_BRANCH, 'main');
     assert.equal(v.CI_COMMIT_REF_NAME, 'main');
@@ -49,13 +50,13 @@ describe('§3.8 predefined variables from a scenario', () => {
     assert.equal(v.GITLAB_USER_LOGIN, 'alice');
     assert.equal('CI_COMMIT_TAG' in v, false);
   });
-  test('§3.8 tag pipeline: CI_COMMIT_TAG set, no CI_COMMIT_BRANCH', () => {
+  test('tag pipeline: CI_COMMIT_TAG set, no CI_COMMIT_BRANCH', () => {
     const v = values({ ...BRANCH, ref: 'v1.2.0', isTag: true });
     assert.equal(v.CI_COMMIT_TAG, 'v1.2.0');
     assert.equal(v.CI_COMMIT_REF_SLUG, 'v1-2-0');
     assert.equal('CI_COMMIT_BRANCH' in v, false);
   });
-  test('§3.8 merge request pipeline: no CI_COMMIT_BRANCH; MR variables; source merge_request_event', () => {
+  test('merge request pipeline: no CI_COMMIT_BRANCH; MR variables; source merge_request_event', () => {
     const v = values({ ...BRANCH, ref: 'feature/x', isMergeRequest: true, protectedRef: false });
     assert.equal('CI_COMMIT_BRANCH' in v, false);
     assert.equal(v.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME, 'feature/x');
@@ -63,21 +64,22 @@ describe('§3.8 predefined variables from a scenario', () => {
     assert.equal(v.CI_PIPELINE_SOURCE, 'merge_request_event');
     assert.equal(v.CI_COMMIT_REF_PROTECTED, 'false');
   });
-  test('§3.8/§3.9 environment variables are computed (slug, tier guess, action)', () => {
+  // docs/gitlab-behaviour.md#predefined-variables, docs/gitlab-behaviour.md#ref-and-environment-slugs
+  test('environment variables are computed (slug, tier guess, action)', () => {
     const v = values({ ...BRANCH, environmentName: 'review/feature-x' });
     assert.equal(v.CI_ENVIRONMENT_NAME, 'review/feature-x');
     assert.equal(v.CI_ENVIRONMENT_SLUG, environmentSlug('review/feature-x'));
     assert.equal(v.CI_ENVIRONMENT_TIER, 'development');
     assert.equal(v.CI_ENVIRONMENT_ACTION, 'start');
   });
-  test('§3.8 an explicit tier wins over the guess', () => {
+  test('an explicit tier wins over the guess', () => {
     assert.equal(values({ ...BRANCH, environmentTier: 'staging' }).CI_ENVIRONMENT_TIER, 'staging');
   });
-  test('§3.8 no environment → no CI_ENVIRONMENT_*', () => {
+  test('no environment → no CI_ENVIRONMENT_*', () => {
     const { environmentName: _unused, ...noEnv } = BRANCH;
     assert.equal(Object.keys(values(noEnv)).some((k) => k.startsWith('CI_ENVIRONMENT_')), false);
   });
-  test('§3.8 user variables override predefined ones and are visible to rules:if', () => {
+  test('user variables override predefined ones and are visible to rules:if', () => {
     const vars = scenarioVariables({ ...BRANCH, variables: { CI_DEFAULT_BRANCH: 'develop', DEPLOY: 'yes' } });
     assert.equal(vars.get('CI_DEFAULT_BRANCH')?.value, 'develop');
     assert.equal(vars.get('DEPLOY')?.source, 'user');
@@ -85,8 +87,9 @@ describe('§3.8 predefined variables from a scenario', () => {
   });
 });
 
-describe('§3.6 which variables rules:if sees', () => {
-  test('§3.6 CI_ENVIRONMENT_* have values but are not available to rules:if', () => {
+// docs/gitlab-behaviour.md#variables-available-to-job-rules
+describe('which variables rules:if sees', () => {
+  test('CI_ENVIRONMENT_* have values but are not available to rules:if', () => {
     const vars = scenarioVariables(BRANCH);
     const slug = vars.get('CI_ENVIRONMENT_SLUG');
     assert.equal(slug?.value, 'production');
@@ -94,7 +97,8 @@ describe('§3.6 which variables rules:if sees', () => {
     assert.equal(rulesIfVariables(vars).has('CI_ENVIRONMENT_SLUG'), false);
     assert.equal(rulesIfVariables(vars).get('CI_COMMIT_BRANCH'), 'main');
   });
-  test('§3.6 a job rule on CI_ENVIRONMENT_SLUG is false in GitLab, true with all values (seed 003 design)', () => {
+  // docs/gitlab-behaviour.md#variables-available-to-job-rules, docs/gitlab-behaviour.md#ci_access-rules-design
+  test('a job rule on CI_ENVIRONMENT_SLUG is false in GitLab, true with all values (design)', () => {
     const vars = scenarioVariables(BRANCH);
     assert.equal(evaluate('$CI_ENVIRONMENT_SLUG == "production"', rulesIfVariables(vars)).truthy, false);
     assert.equal(evaluate('$CI_ENVIRONMENT_SLUG == "production"', allVariableValues(vars)).truthy, true);
@@ -113,9 +117,10 @@ describe('§3.6 which variables rules:if sees', () => {
     ['CI_ENVIRONMENT_URL', false],
   ];
   for (const [name, available] of table) {
-    test(`§3.6 ${name} availableInRulesIf = ${available}`, () => assert.equal(predefinedVariable(name)?.availableInRulesIf, available));
+    test(`${name} availableInRulesIf = ${available}`, () => assert.equal(predefinedVariable(name)?.availableInRulesIf, available));
   }
-  test('§3.8 the table has unique names and rules:if visibility follows availability', () => {
+  // docs/gitlab-behaviour.md#predefined-variables
+  test('the table has unique names and rules:if visibility follows availability', () => {
     const names = PREDEFINED_VARIABLES.map((v) => v.name);
     assert.equal(new Set(names).size, names.length);
     for (const v of PREDEFINED_VARIABLES) {

@@ -1,7 +1,7 @@
 /**
- * The examples of seed 003 ("GitLab-managed clusters using the agent"), simulated with the
+ * The examples of the design document "GitLab-managed clusters using the agent" (docs/gitlab-behaviour.md#ci_access-rules-design), simulated with the
  * outcomes the design implies. Note the design's own typo `== CI_DEFAULT_BRANCH` (no `$`): GitLab's
- * lexer rejects the bare name (spec §3.2 "Unknown lexeme"), so those rules can never match.
+ * lexer rejects the bare name (docs/gitlab-behaviour.md#expression-lexer "Unknown lexeme"), so those rules can never match.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -65,7 +65,8 @@ function simulate(config: string, scenario: Partial<Scenario> & { projectPath: s
   return simulateAccess(model, agent, { ref: 'main', defaultBranch: 'main', ...scenario }, options);
 }
 
-describe('seed 003 namespace management examples', () => {
+// docs/gitlab-behaviour.md#ci_access-rules-design
+describe('namespace management examples', () => {
   test('project1: one namespace for every environment', () => {
     for (const environmentName of ['production', 'review/feature-x', undefined]) {
       const outcome = simulate(NAMESPACE_MANAGEMENT, { projectPath: 'group/project1', ...(environmentName ? { environmentName } : {}) });
@@ -75,12 +76,14 @@ describe('seed 003 namespace management examples', () => {
     }
   });
 
-  test('project2: the namespace is the environment slug (§3.9)', () => {
+  // docs/gitlab-behaviour.md#ref-and-environment-slugs
+  test('project2: the namespace is the environment slug', () => {
     assert.equal(simulate(NAMESPACE_MANAGEMENT, { projectPath: 'group/project2', environmentName: 'production' }).namespace, 'production');
     assert.equal(simulate(NAMESPACE_MANAGEMENT, { projectPath: 'group/project2', environmentName: 'review/feature-x' }).namespace, 'review-feature-x-bjrazc');
   });
 
-  test('project2 without an environment: the slug expands to "" (§3.7), an invalid namespace, so the job would be aborted', () => {
+  // docs/gitlab-behaviour.md#variable-expansion
+  test('project2 without an environment: the slug expands to "", an invalid namespace, so the job would be aborted', () => {
     const outcome = simulate(NAMESPACE_MANAGEMENT, { projectPath: 'group/project2' });
     assert.equal(outcome.authorized, false);
     assert.equal(outcome.rule, 1);
@@ -108,8 +111,10 @@ describe('seed 003 namespace management examples', () => {
   });
 });
 
-describe('seed 003 restriction examples, option A (no match denies)', () => {
-  test('project5: `== CI_DEFAULT_BRANCH` is a syntax error (§3.2), so the rule never matches: denied even on main', () => {
+// docs/gitlab-behaviour.md#ci_access-rules-design
+describe('restriction examples, option A (no match denies)', () => {
+  // docs/gitlab-behaviour.md#expression-lexer
+  test('project5: `== CI_DEFAULT_BRANCH` is a syntax error, so the rule never matches: denied even on main', () => {
     const outcome = simulate(OPTION_A, { projectPath: 'group/project5', ref: 'main' });
     assert.equal(outcome.authorized, false);
     assert.ok(outcome.problems.some((p) => p.code === 'rule.evaluation' && /Unknown lexeme/i.test(p.message)), JSON.stringify(outcome.problems));
@@ -137,13 +142,15 @@ describe('seed 003 restriction examples, option A (no match denies)', () => {
   });
 });
 
-describe('seed 003 restriction examples, option B (`when: never`)', () => {
+// docs/gitlab-behaviour.md#ci_access-rules-design
+describe('restriction examples, option B (`when: never`)', () => {
   test('project6: the broken if never matches, so `when: never` denies every job', () => {
     const outcome = simulate(OPTION_B, { projectPath: 'group/project6', ref: 'main' }, { noRuleMatch: 'allow' });
     assert.deepEqual([outcome.authorized, outcome.rule], [false, 2]);
   });
 
-  test('project7 appears twice: the later entry wins (§1.3), and its broken if leaves only `when: never`', () => {
+  // docs/gitlab-behaviour.md#ci_access-entries
+  test('project7 appears twice: the later entry wins, and its broken if leaves only `when: never`', () => {
     const production = simulate(OPTION_B, { projectPath: 'group/project7', environmentName: 'production', ref: 'main' }, { noRuleMatch: 'allow' });
     assert.deepEqual(production.entryPath, ['ci_access', 'projects', 2]);
     assert.deepEqual([production.authorized, production.rule], [false, 2]);
