@@ -152,7 +152,7 @@ describe('values', () => {
   });
 });
 
-// docs/gitlab-behaviour.md#ci_access-entries
+// docs/gitlab-behaviour.md#environment-filter
 describe('environments', () => {
   test('the environments of the preset scenarios, and the review/* folder wildcard', async () => {
     const { items, text } = await complete('ci_access:\n  projects:\n    - id: a\n      environments:\n        - ‸\n');

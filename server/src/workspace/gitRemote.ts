@@ -5,7 +5,7 @@ import path from 'node:path';
  * The GitLab project path of the repository holding `file`, from its `origin` remote (or the first
  * remote): `git@gitlab.com:group/sub/project.git` and `https://gitlab.com/group/sub/project.git` both
  * give `group/sub/project`. This is the agent's configuration project, which GitLab authorizes
- * implicitly (docs/gitlab-behaviour.md#ci_access-entries). Null when there is no repository or remote.
+ * implicitly (docs/gitlab-behaviour.md#authorization-order). Null when there is no repository or remote.
  */
 export function configProjectPathFromGit(file: string): string | null {
   const gitDir = findGitDir(path.dirname(path.resolve(file)));

@@ -88,7 +88,7 @@ describe('keys and targets (README "Compatibility target")', () => {
   });
 });
 
-// docs/gitlab-behaviour.md#ci_access-entries
+// docs/gitlab-behaviour.md#environment-filter
 describe('environments filter', () => {
   test('the scenarios’ environments and their folder wildcards, minus those listed', () => {
     const environments = [

@@ -30,7 +30,7 @@ export type GitLabDecision =
   | { readonly authorized: true; readonly candidate: Candidate; readonly steps: readonly string[]; readonly problems: readonly string[] }
   | { readonly authorized: false; readonly candidate: Candidate | null; readonly reason: string; readonly steps: readonly string[]; readonly problems: readonly string[] };
 
-/** The implicit authorization of an agent in its own configuration project: config `{}` (docs/gitlab-behaviour.md#ci_access-entries). */
+/** The implicit authorization of an agent in its own configuration project: config `{}` (docs/gitlab-behaviour.md#authorization-order). */
 const IMPLICIT: AccessEntry = {
   kind: 'project',
   id: null,
