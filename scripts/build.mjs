@@ -1,15 +1,16 @@
 // Bundles the entry points with esbuild: the VS Code client (vscode external), the language
 // server and the agentcfg CLI. Run by `npm run build`, by `prepare` after install, and by the test and
 // start scripts. `--watch` rebuilds on change.
-import * as esbuild from 'esbuild';
 import { chmodSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { importEsbuild } from './lib/esbuild-import.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const esbuild = await importEsbuild(root);
 const watch = process.argv.includes('--watch');
 
-/** @type {esbuild.BuildOptions} */
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   platform: 'node',
