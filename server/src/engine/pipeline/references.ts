@@ -1,0 +1,106 @@
+/**
+ * `!reference [job, key, …]` as GitLab resolves it (lib/gitlab/ci/config/yaml/tags/reference.rb and
+ * resolver.rb): after includes and `extends`, the path is looked up in the whole configuration and the
+ * value found is itself resolved; a reference that cannot be found, or that is part of a circular
+ * chain, is an error. A reference inside a list yields a nested list, which the keywords that take
+ * lists (`script`, `rules`, …) flatten (https://docs.gitlab.com/ci/yaml/yaml_optimization/#reference-tags:
+ * nesting up to 10 levels).
+ */
+import type { TreeProblem, YMap, YNode, YRef } from './tree';
+
+/** How many `!reference` tags deep a value may be built (https://docs.gitlab.com/ci/yaml/yaml_optimization/#reference-tags). */
+export const MAX_REFERENCE_NESTING = 10;
+
+/** Resolves references lazily, each node once; problems are appended to `problems`. */
+export class ReferenceResolver {
+  private readonly done = new Map<YNode, YNode>();
+  private readonly inProgress = new Set<YRef>();
+  private depth = 0;
+
+  constructor(
+    private readonly root: YMap,
+    private readonly problems: TreeProblem[],
+  ) {}
+
+  /** `node` with every `!reference` in it replaced by what it names (null where it cannot be resolved). */
+  resolve(node: YNode): YNode {
+    const known = this.done.get(node);
+    if (known) return known;
+    let out: YNode;
+    switch (node.kind) {
+      case 'scalar':
+        return node;
+      case 'ref':
+        out = this.resolveRef(node);
+        if (this.inProgress.size > 0) return out; // Inside another reference's chain: depth-dependent, not memoized.
+        break;
+      case 'seq': {
+        const items = node.items.map((item) => this.resolve(item));
+        out = items.every((item, i) => item === node.items[i]) ? node : { kind: 'seq', items, loc: node.loc };
+        break;
+      }
+      case 'map': {
+        let changed = false;
+        const entries = new Map(node.entries);
+        for (const [key, entry] of node.entries) {
+          const value = this.resolve(entry.value);
+          if (value !== entry.value) {
+            changed = true;
+            entries.set(key, { ...entry, value });
+          }
+        }
+        out = changed ? { kind: 'map', entries, loc: node.loc } : node;
+        break;
+      }
+    }
+    this.done.set(node, out);
+    return out;
+  }
+
+  private resolveRef(ref: YRef): YNode {
+    const missing: YNode = { kind: 'scalar', value: null, text: '', verbatim: false, loc: ref.loc };
+    const shown = ref.path ? `[${ref.path.join(', ')}]` : '';
+    if (!ref.path) {
+      this.problem(ref, 'pipeline.referenceInvalid', '!reference must be a non-empty list of keys, e.g. !reference [.setup, script].');
+      return missing;
+    }
+    if (this.inProgress.has(ref)) {
+      this.problem(ref, 'pipeline.referenceLoop', `!reference ${shown} is part of a circular chain: GitLab rejects the pipeline.`);
+      return missing;
+    }
+    if (this.depth >= MAX_REFERENCE_NESTING) {
+      this.problem(ref, 'pipeline.referenceTooDeep', `!reference ${shown} is nested more than ${MAX_REFERENCE_NESTING} levels deep: GitLab rejects the pipeline.`);
+      return missing;
+    }
+    let target: YNode | undefined = this.root;
+    for (const key of ref.path) target = target?.kind === 'map' ? target.entries.get(key)?.value : undefined;
+    if (!target || (target.kind === 'scalar' && target.value === null)) {
+      this.problem(ref, 'pipeline.referenceMissing', `!reference ${shown} could not be found: GitLab rejects the pipeline.`);
+      return missing;
+    }
+    this.inProgress.add(ref);
+    this.depth++;
+    try {
+      return this.resolve(target);
+    } finally {
+      this.depth--;
+      this.inProgress.delete(ref);
+    }
+  }
+
+  private problem(ref: YRef, code: string, message: string): void {
+    this.problems.push({ loc: ref.loc, severity: 'error', code, message });
+  }
+}
+
+/** A list with the nested lists `!reference` produced flattened into it, as GitLab flattens `script` and `rules`. */
+export function flatten(node: YNode | undefined, levels = MAX_REFERENCE_NESTING): YNode[] {
+  if (!node) return [];
+  if (node.kind !== 'seq') return [node];
+  const out: YNode[] = [];
+  for (const item of node.items) {
+    if (item.kind === 'seq' && levels > 0) out.push(...flatten(item, levels - 1));
+    else out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,227 @@
+/**
+ * A CI file as a tree of located values: what GitLab's YAML loader (Ruby's Psych, YAML 1.1) makes of
+ * the text, with each value keeping its file and offsets so that everything resolved later (includes,
+ * `extends`, `!reference`) still points at the text the user wrote.
+ *
+ * - Anchors and aliases: an alias is the very node it names (shared, never copied), so a file of many
+ *   aliases stays linear.
+ * - `<<` merge keys follow Psych (ruby/psych `lib/psych/visitors/to_ruby.rb`, `revive_hash`): the merged
+ *   mapping's keys are written into the mapping at the point of `<<`, so keys before it are
+ *   overwritten and keys after it win; in a list of mappings the earlier ones win.
+ * - `!reference [job, key, …]` stays a {@link YRef} until references are resolved
+ *   (https://docs.gitlab.com/ci/yaml/yaml_optimization/#reference-tags).
+ * - Psych, unlike the yaml library's YAML 1.1 schema, reads `y` and `n` as strings.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+import { composeYaml, dataTooDeepAt, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
+
+/** Where a value is: file and [start, end) offsets in it. */
+export interface Loc {
+  readonly file: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface YEntry {
+  readonly key: string;
+  readonly keyLoc: Loc;
+  readonly value: YNode;
+}
+
+export interface YMap {
+  readonly kind: 'map';
+  /** Keys in order; a key written twice keeps its last value (Ruby hash assignment). */
+  readonly entries: ReadonlyMap<string, YEntry>;
+  readonly loc: Loc;
+}
+
+export interface YSeq {
+  readonly kind: 'seq';
+  readonly items: readonly YNode[];
+  readonly loc: Loc;
+}
+
+export interface YScalar {
+  readonly kind: 'scalar';
+  readonly value: string | number | boolean | null;
+  /** The scalar as Ruby's `to_s` prints it (`1.0` stays `1.0`, null is ""). */
+  readonly text: string;
+  /** Whether the value can be mapped back character by character (plain or quoted without escapes). */
+  readonly verbatim: boolean;
+  readonly loc: Loc;
+}
+
+/** An unresolved `!reference [a, b, …]`; `path` null when the tag's value is not a list of strings. */
+export interface YRef {
+  readonly kind: 'ref';
+  readonly path: readonly string[] | null;
+  readonly loc: Loc;
+}
+
+export type YNode = YMap | YSeq | YScalar | YRef;
+
+/** A problem found while reading a file's text, at offsets of that file. */
+export interface TreeProblem {
+  readonly loc: Loc;
+  readonly severity: 'error' | 'warning' | 'information';
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ReadTree {
+  /** The first document's root; null when the text is empty or unreadable. */
+  readonly root: YNode | null;
+  readonly problems: TreeProblem[];
+}
+
+export const REFERENCE_TAG = '!reference';
+
+const YAML_OPTIONS: YamlOptions = {
+  version: '1.1',
+  merge: true,
+  uniqueKeys: false,
+  prettyErrors: false,
+  customTags: [{ tag: REFERENCE_TAG, collection: 'seq', resolve: (seq) => seq }],
+};
+
+/** Reads one CI file's text into a located tree; never throws. */
+export function readTree(text: string, file: string): ReadTree {
+  const problems: TreeProblem[] = [];
+  const composed = composeYaml(text, YAML_OPTIONS);
+  if (!composed.ok) {
+    problems.push({ loc: { file, start: composed.tooDeepAt, end: composed.tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
+    return { root: null, problems };
+  }
+  // A file with a `spec:` header is two documents: the header, then the configuration
+  // (https://docs.gitlab.com/ci/yaml/#spec).
+  const first = composed.docs[0];
+  const doc = first && composed.docs.length > 1 && isMap(first.contents) && first.contents.items.length > 0 && first.contents.items.every((p) => isScalar(p.key) && p.key.value === 'spec') ? composed.docs[1] : first;
+  if (!doc) return { root: null, problems };
+  for (const error of doc.errors) {
+    problems.push({
+      loc: { file, start: error.pos[0], end: Math.max(error.pos[1], error.pos[0] + 1) },
+      severity: 'error',
+      code: 'pipeline.yamlSyntax',
+      message: `${firstLine(error.message)}: GitLab cannot read this file, so its jobs are not shown.`,
+    });
+  }
+  if (doc.errors.length > 0) return { root: null, problems };
+  const tooDeepAt = dataTooDeepAt(doc);
+  if (tooDeepAt !== null) {
+    problems.push({ loc: { file, start: tooDeepAt, end: tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
+    return { root: null, problems };
+  }
+  const converter = new Converter(doc, text, file);
+  return { root: doc.contents ? converter.convert(doc.contents as Node) : null, problems };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].trim().replace(/ at line \d+, column \d+:?$/, '');
+}
+
+class Converter {
+  private readonly done = new Map<Node, YNode>();
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly text: string,
+    private readonly file: string,
+  ) {}
+
+  private loc(node: Node | null | undefined, fallback = 0): Loc {
+    const range = node?.range;
+    return range ? { file: this.file, start: range[0], end: range[1] } : { file: this.file, start: fallback, end: fallback };
+  }
+
+  /** Each node is converted once: an alias yields the converted node it names. Depth is bounded by the caller's checks. */
+  convert(node: Node): YNode {
+    if (isAlias(node)) {
+      const target = node.resolve(this.doc) as Node | undefined;
+      return target ? this.convert(target) : { kind: 'scalar', value: null, text: '', verbatim: false, loc: this.loc(node) };
+    }
+    const known = this.done.get(node);
+    if (known) return known;
+    let out: YNode;
+    if (isSeq(node)) {
+      const loc = this.loc(node);
+      if (node.tag === REFERENCE_TAG) {
+        const path = node.items.every((item) => isScalar(item) && typeof item.value === 'string') ? node.items.map((item) => String((item as { value: unknown }).value)) : null;
+        out = { kind: 'ref', path: path && path.length > 0 ? path : null, loc };
+      } else {
+        out = { kind: 'seq', items: node.items.map((item) => this.convert(item as Node)), loc };
+      }
+    } else if (isMap(node)) {
+      out = { kind: 'map', entries: this.entries(node.items as Pair<Node, Node | null>[]), loc: this.loc(node) };
+    } else if (isScalar(node)) {
+      out = scalarNode(node, this.loc(node));
+    } else {
+      out = { kind: 'scalar', value: null, text: '', verbatim: false, loc: this.loc(node) };
+    }
+    this.done.set(node, out);
+    return out;
+  }
+
+  private entries(pairs: readonly Pair<Node, Node | null>[]): Map<string, YEntry> {
+    const entries = new Map<string, YEntry>();
+    for (const pair of pairs) {
+      const keyNode = pair.key;
+      const keyLoc = this.loc(keyNode);
+      const value: YNode = pair.value ? this.convert(pair.value) : { kind: 'scalar', value: null, text: '', verbatim: false, loc: { file: this.file, start: keyLoc.end, end: keyLoc.end } };
+      if (isScalar(keyNode) && typeof keyNode.value === 'symbol') {
+        // `<<`: Psych merges a mapping (or, for a list, the mappings with earlier ones winning) into this one here.
+        const sources = value.kind === 'map' ? [value] : value.kind === 'seq' && value.items.every((i) => i.kind === 'map') ? [...(value.items as YMap[])].reverse() : null;
+        if (sources) {
+          for (const source of sources) for (const [k, e] of source.entries) setLast(entries, k, e);
+          continue;
+        }
+        setLast(entries, '<<', { key: '<<', keyLoc, value });
+        continue;
+      }
+      const key = keyNode ? keyText(keyNode, this.text) : '';
+      setLast(entries, key, { key, keyLoc, value });
+    }
+    return entries;
+  }
+}
+
+/** Ruby hash assignment: a key given again keeps its first position in order but takes the new value. */
+function setLast(entries: Map<string, YEntry>, key: string, entry: YEntry): void {
+  entries.set(key, entry);
+}
+
+function keyText(node: Node, text: string): string {
+  if (isScalar(node)) return scalarNode(node, { file: '', start: 0, end: 0 }).text;
+  const range = node.range;
+  return range ? text.slice(range[0], Math.min(range[1], range[0] + 64)) : '';
+}
+
+function scalarNode(node: Node & { value?: unknown; source?: unknown; type?: unknown; minFractionDigits?: number }, loc: Loc): YScalar {
+  let value = node.value;
+  const source = typeof node.source === 'string' ? node.source : undefined;
+  // Psych's YAML 1.1 booleans are yes/no/true/false/on/off; `y` and `n` stay strings.
+  if (typeof value === 'boolean' && source !== undefined && /^[yYnN]$/.test(source)) value = source;
+  const verbatim = node.type === 'PLAIN' || ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && source !== undefined && !/[\\']/.test(source));
+  if (value === null || value === undefined) return { kind: 'scalar', value: null, text: '', verbatim: false, loc };
+  if (typeof value === 'number') return { kind: 'scalar', value, text: rubyNumber(value, source, node.minFractionDigits), verbatim: false, loc };
+  if (typeof value === 'boolean') return { kind: 'scalar', value, text: String(value), verbatim: false, loc };
+  if (typeof value === 'string') return { kind: 'scalar', value, text: value, verbatim, loc };
+  return { kind: 'scalar', value: String(value), text: String(value), verbatim: false, loc };
+}
+
+/** Ruby's `Float#to_s` keeps `.0` on a whole float (`1.0`), `Integer#to_s` has none. */
+function rubyNumber(value: number, source: string | undefined, minFractionDigits: number | undefined): string {
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+  const isFloat = (minFractionDigits ?? 0) > 0 || (source !== undefined && /^[-+]?(\d[\d_]*)?\.|[eE]/.test(source) && !/^[-+]?0x/i.test(source));
+  if (isFloat && Number.isInteger(value) && Math.abs(value) < 1e16) return `${value}.0`;
+  return String(value);
+}
+
+/** The entry's value under `key` of a map node; undefined for other nodes or a missing key. */
+export function get(node: YNode | undefined, key: string): YNode | undefined {
+  return node?.kind === 'map' ? node.entries.get(key)?.value : undefined;
+}
+
+/** Whether a node is YAML null (`key:` with nothing, `~`, `null`). */
+export function isNull(node: YNode | undefined): boolean {
+  return node === undefined || (node.kind === 'scalar' && node.value === null);
+}
