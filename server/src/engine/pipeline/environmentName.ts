@@ -25,16 +25,21 @@ export interface ExpandedName {
  * the matching workflow and job rules join, as in GitLab; without it, only the job's.
  */
 export function expandEnvironmentName(job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline?: Pipeline): ExpandedName {
-  return expandJobValue(job.environment?.name ?? '', job, variables, pipeline);
+  return expandInJobScope(job.environment?.name ?? '', job, variables, pipeline);
 }
 
 /** `environment:kubernetes:agent`, expanded the same way (https://docs.gitlab.com/ci/yaml/#environmentkubernetes); null when the job names no agent. */
 export function expandAgentPath(job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline?: Pipeline): ExpandedName | null {
   const agent = job.environment?.kubernetes?.agent;
-  return agent === undefined ? null : expandJobValue(agent, job, variables, pipeline);
+  return agent === undefined ? null : expandInJobScope(agent, job, variables, pipeline);
 }
 
-function expandJobValue(text: string, job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline: Pipeline | undefined): ExpandedName {
+/**
+ * Any text expanded with the variables the job has when GitLab creates it (as for its environment
+ * name): e.g. a `kubectl --context $AGENT` name, which the job's shell would expand from the same
+ * variables.
+ */
+export function expandInJobScope(text: string, job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline?: Pipeline): ExpandedName {
   const scope = expansionScope(job, variables, pipeline);
   const result = expandVariables(text, scope);
   const unresolved = [...new Set(result.references.filter((r) => r.outcome === 'blank').map((r) => r.name))];
@@ -59,38 +64,44 @@ function expansionScope(job: PipelineJob, variables: ReadonlyMap<string, string>
 }
 
 /**
- * `Collection#sort_and_expand_all`: each value expanded with the others (recursively, in dependency
- * order); references to unknown variables stay as written; a variable on a reference cycle keeps its
- * value unexpanded (GitLab reports the cycle and does not expand).
+ * `Collection#sort_and_expand_all` (lib/gitlab/ci/variables/collection.rb): each value expanded with
+ * the others, in dependency order; references to unknown variables stay as written. When the
+ * references form a cycle GitLab expands nothing (and fails the job), so the values stay as written.
  */
 function expandAll(raw: ReadonlyMap<string, string>): Map<string, string> {
+  const refsOf = new Map<string, string[]>();
+  for (const [name, value] of raw) refsOf.set(name, expandVariables(value, {}, { mode: 'expand_existing' }).references.map((r) => r.name).filter((n) => raw.has(n)));
+  const order = topologicalOrder(refsOf);
+  if (!order) return new Map(raw);
   const done = new Map<string, string>();
-  const visiting = new Set<string>();
-  const expandOne = (name: string, depth: number): string => {
-    const known = done.get(name);
-    if (known !== undefined) return known;
-    const value = raw.get(name)!;
-    if (visiting.has(name) || depth > 64) return value;
-    visiting.add(name);
-    let out = '';
-    let last = 0;
-    let cyclic = false;
-    for (const ref of expandVariables(value, {}, { mode: 'expand_existing' }).references) {
-      out += value.slice(last, ref.range.start);
-      last = ref.range.end;
-      if (raw.has(ref.name) && !visiting.has(ref.name)) out += expandOne(ref.name, depth + 1);
-      else {
-        if (visiting.has(ref.name)) cyclic = true;
-        out += value.slice(ref.range.start, ref.range.end);
+  for (const name of order) done.set(name, expandVariables(raw.get(name)!, done, { mode: 'expand_existing' }).text);
+  return done;
+}
+
+/** Names with the ones they refer to first; null when the references form a cycle. Iterative. */
+function topologicalOrder(refsOf: ReadonlyMap<string, readonly string[]>): string[] | null {
+  const state = new Map<string, 1 | 2>();
+  const order: string[] = [];
+  for (const start of refsOf.keys()) {
+    if (state.has(start)) continue;
+    const stack: { name: string; next: number }[] = [{ name: start, next: 0 }];
+    state.set(start, 1);
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const refs = refsOf.get(top.name)!;
+      if (top.next < refs.length) {
+        const ref = refs[top.next++];
+        if (state.get(ref) === 1) return null;
+        if (!state.has(ref)) {
+          state.set(ref, 1);
+          stack.push({ name: ref, next: 0 });
+        }
+        continue;
       }
+      stack.pop();
+      state.set(top.name, 2);
+      order.push(top.name);
     }
-    out += value.slice(last);
-    visiting.delete(name);
-    const result = cyclic ? value : out;
-    done.set(name, result);
-    return result;
-  };
-  const out = new Map<string, string>();
-  for (const name of raw.keys()) out.set(name, expandOne(name, 0));
-  return out;
+  }
+  return order;
 }

@@ -5,7 +5,7 @@
 export type * from './model';
 export { readPipeline, RESERVED_KEYWORDS } from './readPipeline';
 export { workflowDecision, jobDecision, DEFAULT_ONLY_REFS } from './decision';
-export { expandEnvironmentName, expandAgentPath, type ExpandedName } from './environmentName';
+export { expandEnvironmentName, expandAgentPath, expandInJobScope, type ExpandedName } from './environmentName';
 export { refMatches, pipelineFacts, type PipelineFacts, type Tri } from './refPolicy';
 export { MAX_INCLUDES } from './includes';
 export { MAX_EXTENDS_ANCESTORS } from './extends';
