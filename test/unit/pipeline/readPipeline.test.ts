@@ -80,6 +80,12 @@ describe('review apps (https://docs.gitlab.com/ci/review_apps/, https://docs.git
     assert.equal(production[1].location.range.start.line, production[0].location.range.start.line + 1);
   });
 
+  test('helm --kube-context and a job KUBE_CONTEXT variable name contexts too (https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/#environments-that-use-auto-devops)', () => {
+    const p = readPipeline('auto:\n  variables:\n    KUBE_CONTEXT: acme/infra/agents:auto\n  script:\n    - helm upgrade --install app chart/ --kube-context=acme/infra/agents:helm; kubectl get pods --context x\n', () => null);
+    assert.deepEqual(p.jobs[0].kubeContexts.map((c) => c.context), ['acme/infra/agents:helm', 'x', 'acme/infra/agents:auto']);
+    assert.deepEqual(p.jobs[0].kubeContexts.map((c) => c.location.range.start.line), [4, 4, 2]);
+  });
+
   test('rules keep their if and when, and where they are (https://docs.gitlab.com/ci/yaml/#rules)', () => {
     const rules = job(pipeline, 'production').rules!;
     assert.deepEqual(rules.map((r) => [r.if, r.when]), [['$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH', 'manual'], ['$CI_COMMIT_TAG =~ /^v\\d+/', 'manual']]);

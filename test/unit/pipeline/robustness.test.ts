@@ -141,3 +141,16 @@ describe('size', () => {
     assert.equal(pipeline.jobs[9_999].kubeContexts[0].context, 'acme/infra/agents:a9999');
   });
 });
+
+describe('with includes not resolved here', () => {
+  test('a missing extends parent or !reference target may be in them: information, not error', () => {
+    const text = "include:\n  - template: Auto-DevOps.gitlab-ci.yml\ndeploy:\n  extends: .auto-deploy\n  script:\n    - !reference [.auto-deploy, script]\n";
+    const pipeline = readPipeline(text, none);
+    assert.deepEqual(pipeline.problems.map((p) => [p.code, p.severity]), [
+      ['pipeline.includeNotResolved', 'information'],
+      ['pipeline.extendsUnknown', 'information'],
+      ['pipeline.referenceMissing', 'information'],
+    ]);
+    assert.match(pipeline.problems[1].message, /may be defined in an include that is not resolved here/);
+  });
+});

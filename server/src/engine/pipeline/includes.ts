@@ -21,6 +21,8 @@ export interface LoadedConfig {
   readonly problems: TreeProblem[];
   /** The text of every file read, by the name locations use. */
   readonly texts: Map<string, string>;
+  /** Some include could not be read here: a missing `extends` parent or `!reference` target may be in it. */
+  readonly incomplete: boolean;
 }
 
 const EMPTY = (file: string): YMap => ({ kind: 'map', entries: new Map(), loc: { file, start: 0, end: 0 } });
@@ -29,7 +31,8 @@ const EMPTY = (file: string): YMap => ({ kind: 'map', entries: new Map(), loc: {
 export function loadConfig(text: string, file: string, read: PipelineFileReader): LoadedConfig {
   const state: LoadState = { read, problems: [], texts: new Map([[file, text]]), includes: 0, limitReported: false };
   const root = loadFile(text, file, state, [file]);
-  return { root: root ?? EMPTY(file), problems: state.problems, texts: state.texts };
+  const incomplete = state.problems.some((p) => p.code === 'pipeline.includeNotResolved' || p.code === 'pipeline.includeMissing');
+  return { root: root ?? EMPTY(file), problems: state.problems, texts: state.texts, incomplete };
 }
 
 interface LoadState {

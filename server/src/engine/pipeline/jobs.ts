@@ -46,8 +46,15 @@ export function readJob(name: string, entry: YEntry, job: YMap, defaults: JobDef
     variables: readVariables(get('variables'), problems, `${name}:`),
     ...(inheritVariables !== true ? { inheritVariables } : {}),
     ...(environment ? { environment } : {}),
-    kubeContexts: findKubeContexts(scriptLines, (file) => locator.text(file)).map((c) => ({ context: c.context, location: locator.location(c.loc) })),
+    kubeContexts: [...findKubeContexts(scriptLines, (file) => locator.text(file)), ...kubeContextVariable(get('variables'))].map((c) => ({ context: c.context, location: locator.location(c.loc) })),
   };
+}
+
+/** A job's own `KUBE_CONTEXT` variable (the context Auto DevOps jobs use). */
+function kubeContextVariable(variables: YNode | undefined): { context: string; loc: YNode['loc'] }[] {
+  const node = variables?.kind === 'map' ? variables.entries.get('KUBE_CONTEXT')?.value : undefined;
+  const value = node?.kind === 'map' ? node.entries.get('value')?.value : node;
+  return value?.kind === 'scalar' && value.value !== null && value.text !== '' ? [{ context: value.text, loc: value.loc }] : [];
 }
 
 /** `inherit:default` / `inherit:variables`: true (default), false, or the list of names kept. */

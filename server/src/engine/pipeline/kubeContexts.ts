@@ -1,6 +1,8 @@
 /**
- * Kubernetes contexts a job's script selects by name: `kubectl … --context X`, `kubectl … --context=X`
- * and `kubectl config use-context X`, where X is literal or a variable (`$VAR`, `${VAR}`). GitLab
+ * Kubernetes contexts a job's script selects by name: `kubectl … --context X`, `kubectl … --context=X`,
+ * `kubectl config use-context X` and `helm … --kube-context X`, where X is literal or a variable
+ * (`$VAR`, `${VAR}`); and a job's `KUBE_CONTEXT` variable, which Auto DevOps jobs switch to
+ * (https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/#environments-that-use-auto-devops). GitLab
  * names each agent's context `<agent configuration project path>:<agent name>` in the job's
  * `KUBECONFIG` (https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/#update-your-gitlab-ciyml-file-to-run-kubectl-commands),
  * so a name here can be compared with the agents that authorize the job.
@@ -16,14 +18,16 @@ export interface FoundContext {
 const NAME = `(["']?)([^\\s"';&|)]+)\\1`;
 const FLAG = new RegExp(`\\bkubectl\\b[^;&|\\n]*?\\s--context(?:=|\\s+)${NAME}`, 'g');
 const USE_CONTEXT = new RegExp(`\\bkubectl\\s+config\\s+use-context\\s+${NAME}`, 'g');
+// Helm reads the same KUBECONFIG; its flag is --kube-context (https://helm.sh/docs/helm/helm/).
+const HELM = new RegExp(`\\bhelm\\b[^;&|\\n]*?\\s--kube-context(?:=|\\s+)${NAME}`, 'g');
 
 /** The contexts named in the lines of `script`-like lists (already flattened), in order. */
 export function findKubeContexts(lines: readonly YNode[], text: (file: string) => string): FoundContext[] {
   const found: FoundContext[] = [];
   for (const line of lines) {
-    if (line.kind !== 'scalar' || typeof line.value !== 'string' || !line.value.includes('kubectl')) continue;
+    if (line.kind !== 'scalar' || typeof line.value !== 'string' || !/kubectl|helm/.test(line.value)) continue;
     const hits: { index: number; name: string }[] = [];
-    for (const re of [FLAG, USE_CONTEXT]) {
+    for (const re of [FLAG, USE_CONTEXT, HELM]) {
       for (const m of line.value.matchAll(re)) hits.push({ index: m.index + m[0].length - m[2].length - m[1].length, name: m[2] });
     }
     hits.sort((a, b) => a.index - b.index);

@@ -53,11 +53,26 @@ export function readPipeline(text: string, read: PipelineFileReader, file = '.gi
       }
       jobs.push(readJob(name, entry, value, defaults, locator, problems));
     }
+    if (loaded.incomplete) softenMissing(problems);
     return { jobs, variables, ...(workflowRules ? { workflowRules } : {}), problems: problems.map((p) => locator.problem(p)) };
   } catch (err) {
     // A bug of ours must not take the editor down: report it where the file starts.
     problems.push({ loc: { file, start: 0, end: 0 }, severity: 'error', code: 'pipeline.internal', message: `The pipeline could not be read: ${err instanceof Error ? err.message : String(err)}` });
     return { jobs: [], variables: {}, problems: problems.map((p) => locator.problem(p)) };
+  }
+}
+
+const MAY_BE_INCLUDED = new Set(['pipeline.extendsUnknown', 'pipeline.referenceMissing']);
+
+/**
+ * With an include not read here, a parent or reference target not found may well be in it: such
+ * problems become information (once each), saying so, instead of errors GitLab may not raise.
+ */
+function softenMissing(problems: TreeProblem[]): void {
+  for (const [i, p] of problems.entries()) {
+    if (MAY_BE_INCLUDED.has(p.code) && p.severity === 'error') {
+      problems[i] = { ...p, severity: 'information', message: `${p.message.replace(/: GitLab rejects the pipeline\.$/, '')}; it may be defined in an include that is not resolved here.` };
+    }
   }
 }
 
