@@ -37,6 +37,8 @@ export const SETTINGS_SECTION = 'gitlabAgentConfig';
 /** Settings the server reads (workspace/configuration). */
 export interface ServerSettings {
   readonly target: CompatibilityTarget;
+  /** The GitLab release (`major.minor`, 16.0 to the newest documented) the files are checked for. */
+  readonly gitlabVersion: string;
   /** The projects' default branch used by scenarios. */
   readonly defaultBranch: string;
   /** Include the built-in scenarios in the active set. */
@@ -47,16 +49,21 @@ export interface ServerSettings {
   readonly overlongNamespace: OverlongNamespacePolicy;
   /** Full path of the agent configuration project; empty = from the git remote. */
   readonly configProjectPath: string;
+  /** More agent configurations (paths, relative to the pipeline's folder) whose contexts `.gitlab-ci.yml` jobs may get: agents configured in other projects. */
+  readonly agentConfigs: readonly string[];
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   target: 'proposal',
+  // engine/config/gitlabVersions.ts NEWEST_GITLAB_VERSION (a unit test keeps them equal).
+  gitlabVersion: '19.5',
   defaultBranch: 'main',
   usePresetScenarios: true,
   scenarios: [],
   noRuleMatch: 'deny',
   overlongNamespace: 'error',
   configProjectPath: '',
+  agentConfigs: [],
 };
 
 /** Diagnostic `source` shown in the Problems panel. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { GITLAB_VERSIONS, isGitlabVersion, NEWEST_GITLAB_VERSION } from '../engine/config/gitlabVersions';
 import { readProjectSettings, type ProjectSettings } from '../engine/project';
 import { configProjectPathFromGit } from '../workspace/gitRemote';
 import { UsageError, type ArgsSpec, type ParsedArgs } from './args';
@@ -8,11 +9,11 @@ import { choiceOption } from './options';
 
 /** The options every command that checks or simulates takes, so it answers as the editor does with the same settings. */
 export const PROJECT_SETTING_OPTIONS = {
-  values: ['settings', 'target', 'default-branch', 'no-rule-match', 'overlong-namespace', 'agent-project'],
+  values: ['settings', 'target', 'gitlab-version', 'default-branch', 'no-rule-match', 'overlong-namespace', 'agent-project'],
   flags: ['no-preset-scenarios'],
 } as const satisfies ArgsSpec;
 
-export const PROJECT_SETTING_USAGE = '[--settings <.vscode/settings.json>] [--target proposal|gitlab] [--default-branch <b>] [--no-preset-scenarios] [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--agent-project <full/path>]';
+export const PROJECT_SETTING_USAGE = '[--settings <.vscode/settings.json>] [--target proposal|gitlab] [--gitlab-version <16.0…19.5>] [--default-branch <b>] [--no-preset-scenarios] [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--agent-project <full/path>]';
 
 const SECTION = 'gitlabAgentConfig';
 
@@ -26,11 +27,16 @@ export function projectSettingsFromArgs(args: ParsedArgs, cwd: string): ProjectS
   const target = choiceOption(args, 'target', ['proposal', 'gitlab']);
   const noRuleMatch = choiceOption(args, 'no-rule-match', ['deny', 'allow']);
   const overlong = choiceOption(args, 'overlong-namespace', ['error', 'truncate']);
+  const gitlabVersion = args.values['gitlab-version'];
+  if (gitlabVersion !== undefined && !isGitlabVersion(gitlabVersion)) {
+    throw new UsageError(`--gitlab-version must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION} (major.minor, such as 17.11), got "${gitlabVersion}"`);
+  }
   const defaultBranch = args.values['default-branch'];
   if (defaultBranch !== undefined && !defaultBranch.trim()) throw new UsageError('--default-branch needs a branch name');
   return readProjectSettings({
     ...raw,
     ...(target ? { target } : {}),
+    ...(gitlabVersion !== undefined ? { gitlabVersion } : {}),
     ...(noRuleMatch ? { noRuleMatch } : {}),
     ...(overlong ? { overlongNamespace: overlong } : {}),
     ...(defaultBranch !== undefined ? { defaultBranch } : {}),

@@ -67,7 +67,7 @@ export class CompletionFeature {
       // The workspace's ids are gathered only for an `id:` value.
       const knownIds = context && isIdValue(context) ? await this.workspaceIds.current() : NO_IDS;
       const scenarios = activeScenarios(settings);
-      const input = { text: parsed.text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, scenarioVariables: scenarioVariableNames(scenarios), environments: scenarioEnvironments(scenarios), knownIds };
+      const input = { text: parsed.text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, gitlabVersion: settings.gitlabVersion, scenarioVariables: scenarioVariableNames(scenarios), environments: scenarioEnvironments(scenarios), knownIds };
       candidates = completeAgentConfig(input, context);
     }
     // Complete lists: every candidate for the position is there, the editor filters as the user types.

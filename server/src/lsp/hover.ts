@@ -1,14 +1,18 @@
 import { MarkupKind, type Connection, type Hover } from 'vscode-languageserver';
 import { pathAtOffset } from '../engine/config/pathAtOffset';
 import { describeKey, schemaAtPath } from '../engine/config/schemaLookup';
+import { agentConfigSchemaFor } from '../engine/config/versionedSchema';
 import type { DocumentModels } from './documentModels';
+import type { PipelineFeature } from './pipeline/pipelineFeature';
+import { isPipelineDocument } from './pipeline/pipelineService';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
 import { entryPreview, entryTarget, expressionPreview, findEntry, namespacePreview } from './simulationViews';
 
 /**
  * Hover: documentation of every key (from the schema), and on `namespace:`, `default_namespace:`,
- * `if:` and entry ids the simulated outcome per active scenario.
+ * `if:` and entry ids the simulated outcome per active scenario. On a job of `.gitlab-ci.yml`, its
+ * cluster access per pipeline situation.
  */
 export class HoverFeature {
   constructor(
@@ -16,11 +20,13 @@ export class HoverFeature {
     private readonly models: DocumentModels,
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
+    private readonly pipelines: PipelineFeature,
   ) {
     connection.onHover((params) => this.hover(params.textDocument.uri, params.position));
   }
 
   private async hover(uri: string, position: { line: number; character: number }): Promise<Hover | null> {
+    if (isPipelineDocument(uri)) return this.pipelines.hover(uri, position);
     const config = this.models.agentConfig(uri);
     if (!config) return null;
     const { document, parsed, doc } = config;
@@ -42,7 +48,7 @@ export class HoverFeature {
     }
 
     if (at.onKey) {
-      const schema = schemaAtPath(at.path);
+      const schema = schemaAtPath(at.path, agentConfigSchemaFor((await this.settings.get()).gitlabVersion));
       if (schema) sections.push(describeKey(String(at.path[at.path.length - 1]), schema));
     }
     if (!sections.length) return null;

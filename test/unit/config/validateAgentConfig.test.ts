@@ -132,7 +132,7 @@ flux:
     const text = 'gitops:\n  manifest_projects: []\n';
     const d = only(validateAgentConfig(text), 'schema.removedKey');
     assert.deepEqual(d.range, rangeOf(text, 'gitops'));
-    assert.match(d.message, /removed in GitLab 18\.0/);
+    assert.match(d.message, /removed in 18\.0/);
     assert.equal(d.data?.replacement, 'flux');
   });
 

@@ -1,6 +1,7 @@
 import type { Node } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import { validateExpression } from '../expr';
+import { expressionDialect, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { closestMatch } from '../text/didYouMean';
 import { findVariableReferences } from '../vars/expand';
 import { checkNamespace } from '../vars/namespace';
@@ -35,7 +36,7 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
       let alwaysMatches: AccessRule | null = null;
       for (const rule of entry.rules) {
         if (alwaysMatches) out.push(unreachable(parsed, rule, alwaysMatches));
-        if (rule.if !== undefined) out.push(...expressionDiagnostics(parsed, rule, userVariables));
+        if (rule.if !== undefined) out.push(...expressionDiagnostics(parsed, rule, userVariables, context.options.gitlabVersion ?? NEWEST_GITLAB_VERSION));
         else alwaysMatches ??= rule;
       }
     }
@@ -44,21 +45,25 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
   return out;
 }
 
-function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariables: Set<string>): EngineDiagnostic[] {
+function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariables: Set<string>, version: GitlabVersion): EngineDiagnostic[] {
   const expression = rule.if!;
   const node = nodeAtPath(parsed.doc!, [...rule.path, 'if'])?.node;
   const whole = spanRange(parsed, node);
   if (!whole) return [];
   const map = scalarOffsetMapper(node, parsed.text);
   const at = (start: number, end: number) => (map ? parsed.index.range(map(start), map(Math.max(end, start + 1))) : whole);
-  const result = validateExpression(expression);
+  const dialect = expressionDialect(version);
+  const result = validateExpression(expression, dialect);
   const out: EngineDiagnostic[] = [];
   if (!result.valid) {
     const { range, message } = result.error;
     const rest = expression.slice(range.start);
     const braced = /^\$\{(\w+)\}/.exec(rest);
     const bare = /^[A-Za-z_]\w*/.exec(rest);
-    if (braced) {
+    if (!dialect.unaryNot && /^![^=~]?/.test(rest) && !/^![=~]/.test(rest)) {
+      const since = VERSIONED_BEHAVIOURS.unaryNot.added;
+      out.push({ range: at(range.start, range.start + 1), severity: 'error', code: 'expr.notInVersion', message: `GitLab ${version} has no unary "!" in rules:if (added in ${since}): it rejects the expression ("${message}"). Write the negation with != or !~, or choose GitLab ${since} or newer if yours is.`, data: { added: since, version } });
+    } else if (braced) {
       out.push({ range: at(range.start, range.start + braced[0].length), severity: 'error', code: 'expr.bracedVariable', message: `rules:if does not accept \${${braced[1]}}: write $${braced[1]} (GitLab rejects the expression as invalid syntax).`, data: { replacement: `$${braced[1]}` } });
     } else if (bare && !['null', 'true', 'false'].includes(bare[0]) && (predefinedVariable(bare[0]) || userVariables.has(bare[0]) || /^[A-Z][A-Z0-9_]*$/.test(bare[0]))) {
       out.push({ range: at(range.start, range.start + bare[0].length), severity: 'error', code: 'expr.missingDollar', message: `"${bare[0]}" is not a variable reference: write $${bare[0]}. Without "$" GitLab rejects the expression ("${message}"), so this rule never matches.`, data: { replacement: `$${bare[0]}` } });

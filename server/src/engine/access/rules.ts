@@ -1,4 +1,4 @@
-import { evaluate } from '../expr';
+import { evaluate, type ExprOptions } from '../expr';
 import { expandVariables } from '../vars/expand';
 import type { AccessEntry, AccessRule } from './model';
 
@@ -23,11 +23,11 @@ export interface RuleTrace {
  * with the job's variables. An `if` that cannot be evaluated does not match (GitLab's
  * `Statement#truthful?`).
  */
-export function evaluateRules(entry: AccessEntry, variables: ReadonlyMap<string, string>, noRuleMatch: NoRuleMatchBehaviour, trace: RuleTrace[] = []): RulesOutcome {
+export function evaluateRules(entry: AccessEntry, variables: ReadonlyMap<string, string>, noRuleMatch: NoRuleMatchBehaviour, trace: RuleTrace[] = [], dialect: ExprOptions = {}): RulesOutcome {
   if (!entry.rules) return { kind: 'noRules' };
   for (const rule of entry.rules) {
     if (rule.if !== undefined) {
-      const result = evaluate(rule.if, variables);
+      const result = evaluate(rule.if, variables, dialect);
       if (!result.ok) {
         trace.push({ rule, result: 'error', detail: result.error.message });
         continue;

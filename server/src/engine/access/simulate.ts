@@ -1,4 +1,5 @@
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
+import { expressionDialect, type GitlabVersion } from '../config/gitlabVersions';
 import { checkNamespace, type OverlongNamespacePolicy } from '../vars/namespace';
 import { allVariableValues, scenarioVariables, type Scenario } from '../vars/scenario';
 import { decideAsGitLab, type AgentRef, type Via } from './authorize';
@@ -9,6 +10,8 @@ import { evaluateRules, type NoRuleMatchBehaviour, type RuleTrace } from './rule
 export interface SimulationOptions {
   /** `gitlab` ignores `rules` (GitLab rejects the key); `proposal` applies them (default). */
   readonly target?: CompatibilityTarget;
+  /** The GitLab release whose `rules:if` dialect applies (the `!` operator from 18.11, docs/gitlab-behaviour.md#gitlab-versions); default the newest. */
+  readonly gitlabVersion?: GitlabVersion;
   /** Rules exist and none matches: `deny` (option A, default) or `allow` (option B). */
   readonly noRuleMatch?: NoRuleMatchBehaviour;
   /** Resolved namespace over 63 characters: `error` (default, the job is aborted) or `truncate`. */
@@ -94,7 +97,7 @@ export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: 
   const useRules = (options.target ?? 'proposal') === 'proposal' && entry?.rules !== undefined;
   if (useRules && entry) {
     ruleTrace = [];
-    const outcome = evaluateRules(entry, variables, options.noRuleMatch ?? 'deny', ruleTrace);
+    const outcome = evaluateRules(entry, variables, options.noRuleMatch ?? 'deny', ruleTrace, expressionDialect(options.gitlabVersion));
     for (const t of ruleTrace) {
       explanation.push(`rule ${t.rule.number}: ${t.result === 'matched' ? 'matches' : t.result === 'error' ? 'cannot be evaluated' : 'does not match'} (${t.detail})`);
       if (t.result === 'error') problems.push({ code: 'rule.evaluation', severity: 'error', message: `rule ${t.rule.number}: ${t.detail}` });

@@ -36,21 +36,22 @@ const OPERATOR_DOCS: Readonly<Record<BinaryOperatorKind, string>> = {
  * take after `==`/`!=`. Nothing inside a string or regular expression literal.
  *
  * `expression` is the text on the line, `cursor` an index into it and `base` its document offset.
+ * `unaryNot`: the chosen GitLab has the unary `!` (18.11+, docs/gitlab-behaviour.md#gitlab-versions), offered where an operand may start.
  */
-export function expressionCandidates(expression: string, cursor: number, base: number, scenarioVariables: readonly ScenarioVariableName[]): CompletionCandidate[] {
+export function expressionCandidates(expression: string, cursor: number, base: number, scenarioVariables: readonly ScenarioVariableName[], unaryNot = false): CompletionCandidate[] {
   const before = expression.slice(0, cursor);
   const wordAfter = /^\w*/.exec(expression.slice(cursor))![0].length;
   const at = (start: number, end: number) => [base + start, base + end] as const;
 
   const variable = /\$\w*$/.exec(before);
   if (variable) {
-    if (!lexesCleanly(before.slice(0, variable.index))) return [];
+    if (!lexesCleanly(before.slice(0, variable.index), unaryNot)) return [];
     return variableCandidates('expression', scenarioVariables, at(variable.index, cursor + wordAfter), 'dollar');
   }
 
   const partialOperator = /[=!&|~]*$/.exec(before)![0];
   const head = before.slice(0, before.length - partialOperator.length);
-  const lexed = lex(head);
+  const lexed = lex(head, { unaryNot });
   if (!lexed.ok) return [];
   const last = lexed.tokens[lexed.tokens.length - 1];
   const spaced = head.length === 0 || /\s$/.test(head);
@@ -76,11 +77,11 @@ export function expressionCandidates(expression: string, cursor: number, base: n
   if (partialOperator) return [];
   const word = /[A-Za-z_]*$/.exec(before)![0];
   const replace = at(cursor - word.length, cursor + wordAfter);
-  return [...literalCandidates(lexed.tokens, replace), ...variableCandidates('expression', scenarioVariables, replace, 'dollar')];
+  return [...literalCandidates(lexed.tokens, replace, unaryNot), ...variableCandidates('expression', scenarioVariables, replace, 'dollar')];
 }
 
 /** Operands that are not variables: values after a comparison, a regex after a match, `null`, `(`. */
-function literalCandidates(tokens: readonly Token[], replace: readonly [number, number]): CompletionCandidate[] {
+function literalCandidates(tokens: readonly Token[], replace: readonly [number, number], unaryNot: boolean): CompletionCandidate[] {
   const operator = tokens[tokens.length - 1];
   const left = tokens[tokens.length - 2];
   const out: CompletionCandidate[] = [];
@@ -97,11 +98,14 @@ function literalCandidates(tokens: readonly Token[], replace: readonly [number, 
     add('"…"', '"$1"', true, 'A string literal: no escapes; it ends at the next matching quote.');
     add('null', 'null', false, '`null`: equal to an undefined variable (not to an empty one).');
   }
-  if (!operator || operator.kind === 'and' || operator.kind === 'or' || operator.kind === 'parenOpen') add('(…)', '($1)', true, 'A parenthesised group.');
+  if (!operator || operator.kind === 'and' || operator.kind === 'or' || operator.kind === 'parenOpen' || operator.kind === 'not') {
+    add('(…)', '($1)', true, 'A parenthesised group.');
+    if (unaryNot) add('!', '!', false, '`!x`: true when `x` is empty or undefined; binds tighter than every other operator (GitLab 18.11+).');
+  }
   return out;
 }
 
 /** True when `text` lexes completely: the cursor after it is not inside a string or regex literal. */
-function lexesCleanly(text: string): boolean {
-  return lex(text).ok;
+function lexesCleanly(text: string, unaryNot: boolean): boolean {
+  return lex(text, { unaryNot }).ok;
 }

@@ -5,7 +5,9 @@
  */
 import type { Document } from 'yaml';
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
+import { expressionDialect, type GitlabVersion } from '../config/gitlabVersions';
 import { schemaAtPath, type SchemaNode } from '../config/schemaLookup';
+import { agentConfigSchemaFor } from '../config/versionedSchema';
 import type { TextIndex } from '../text/textIndex';
 import { environmentCandidates, type ScenarioEnvironment } from './environmentCompletion';
 import { expressionCandidates } from './expressionCompletion';
@@ -31,6 +33,8 @@ export interface AgentConfigCompletionInput {
   readonly value: unknown;
   readonly offset: number;
   readonly target: CompatibilityTarget;
+  /** The GitLab release completion offers keys and operators of (default the newest). */
+  readonly gitlabVersion?: GitlabVersion;
   readonly scenarioVariables: readonly ScenarioVariableName[];
   /** Environments the active scenarios deploy to, for `environments` filters. */
   readonly environments: readonly ScenarioEnvironment[];
@@ -47,7 +51,7 @@ export function completeAgentConfig(
   context: YamlCompletionContext | null = agentConfigContext(input.text, input.index, input.doc, input.offset),
 ): CompletionCandidate[] {
   if (!context) return [];
-  const schema = schemaAtPath(context.path);
+  const schema = schemaAtPath(context.path, agentConfigSchemaFor(input.gitlabVersion));
   if (!schema) return [];
   if (context.kind === 'key') {
     // `- |` in a list of scalars (`environments`, `resource_types`) is a value, not a key.
@@ -80,7 +84,7 @@ function valueCompletion(input: AgentConfigCompletionInput, context: Extract<Yam
     if (!content) return [];
     const base = context.start + content.shift;
     return format === 'ciExpression'
-      ? expressionCandidates(content.text, content.cursor, base, input.scenarioVariables)
+      ? expressionCandidates(content.text, content.cursor, base, input.scenarioVariables, expressionDialect(input.gitlabVersion).unaryNot)
       : namespaceCandidates(content.text, content.cursor, base, input.scenarioVariables);
   }
   return scalarValueCandidates(input, context, schema);

@@ -56,7 +56,7 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
   }
 
   for (const [i, [name, property]] of Object.entries(properties).entries()) {
-    if (place.existingKeys.has(name) || property['x-removed']) continue;
+    if (place.existingKeys.has(name) || property['x-removed'] || property['x-notYet']) continue;
     const proposal = property['x-proposal'] === true;
     if (proposal && target === 'gitlab') continue;
     const deprecated = typeof property.deprecationMessage === 'string';

@@ -1,6 +1,8 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import schema from '../../../../schemas/agent-config.schema.json';
 import type { CompatibilityTarget } from './compatibilityTarget';
+import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
+import { agentConfigSchemaFor } from './versionedSchema';
 
 /** The agent configuration JSON Schema (schemas/agent-config.schema.json), bundled into the server. */
 export const agentConfigSchema: Record<string, unknown> = schema;
@@ -12,21 +14,24 @@ export const agentConfigSchema: Record<string, unknown> = schema;
  */
 const ANNOTATIONS = ['markdownDescription', 'deprecationMessage', 'x-since', 'x-format', 'x-entryLimit', 'x-oneof', 'errorMessage', 'patternErrorMessage'];
 
-const compiled = new Map<CompatibilityTarget, ValidateFunction>();
+const compiled = new Map<string, ValidateFunction>();
 
 /**
- * The compiled validator for a compatibility target, built on first use. `x-removed` always fails
- * (a removed key is reported where it stands); `x-proposal` fails only for target `gitlab`.
+ * The compiled validator for a compatibility target and a GitLab version (docs/gitlab-behaviour.md#gitlab-versions),
+ * built on first use. `x-removed` and `x-notYet` always fail (the key is reported where it
+ * stands), `x-deprecated` too (reported as a warning, the contents still checked); `x-proposal`
+ * fails only for target `gitlab`.
  */
-export function agentConfigValidator(target: CompatibilityTarget): ValidateFunction {
-  let validate = compiled.get(target);
+export function agentConfigValidator(target: CompatibilityTarget, version: GitlabVersion = NEWEST_GITLAB_VERSION): ValidateFunction {
+  const cacheKey = `${target}|${version}`;
+  let validate = compiled.get(cacheKey);
   if (validate) return validate;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
-  ajv.addKeyword({ keyword: 'x-removed', schemaType: 'object', validate: () => false });
+  for (const keyword of ['x-removed', 'x-notYet', 'x-deprecated']) ajv.addKeyword({ keyword, schemaType: 'object', validate: () => false });
   if (target === 'gitlab') ajv.addKeyword({ keyword: 'x-proposal', schemaType: 'boolean', validate: (enabled: boolean) => !enabled });
   else ajv.addKeyword({ keyword: 'x-proposal' });
-  validate = ajv.compile(agentConfigSchema);
-  compiled.set(target, validate);
+  validate = ajv.compile(agentConfigSchemaFor(version));
+  compiled.set(cacheKey, validate);
   return validate;
 }

@@ -4,6 +4,7 @@ import type { EngineDiagnostic, Range } from '../diagnostics';
 import { closestMatch } from '../text/didYouMean';
 import { agentConfigValidator } from './agentConfigSchema';
 import type { CompatibilityTarget } from './compatibilityTarget';
+import type { DeprecatedMarker, NotYetMarker } from './versionedSchema';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
 
 type DataPath = (string | number)[];
@@ -13,8 +14,8 @@ type DataPath = (string | number)[];
  * diagnostic on the exact key or value at fault, in words a user can act on. `validate` defaults to
  * the agent configuration's validator; environment templates pass their own.
  */
-export function schemaDiagnostics(parsed: ParsedYaml, target: CompatibilityTarget, validate: ValidateFunction = agentConfigValidator(target)): EngineDiagnostic[] {
-  if (validate(parsed.value)) return [];
+export function schemaDiagnostics(parsed: ParsedYaml, target: CompatibilityTarget, validate: ValidateFunction = agentConfigValidator(target), value: unknown = parsed.value): EngineDiagnostic[] {
+  if (validate(value)) return [];
   const out: EngineDiagnostic[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
@@ -68,6 +69,25 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
         data: { key: path[path.length - 1], since: removed.since, ...(removed.replacement ? { replacement: removed.replacement } : {}), ...(removed.renameTo ? { renameTo: removed.renameTo } : {}) },
       };
     }
+    case 'x-notYet': {
+      const { key, added, version } = error.schema as NotYetMarker;
+      return {
+        range: keyRange(parsed, path),
+        severity: 'error',
+        code: 'schema.notInVersion',
+        message: `"${key}" is not in GitLab ${version}: it was added in ${added}. GitLab ${version} rejects an unknown key, so the agent would not load this configuration (GitLab version setting: ${version}).`,
+        data: { key, added, version },
+      };
+    }
+    case 'x-deprecated':
+      return {
+        range: keyRange(parsed, path),
+        severity: 'warning',
+        code: 'schema.deprecatedKey',
+        message: (error.schema as DeprecatedMarker).message,
+        tags: ['deprecated'],
+        data: { key: path[path.length - 1] },
+      };
     case 'x-proposal':
       return {
         range: keyRange(parsed, path),
@@ -140,7 +160,7 @@ function propertyNameDiagnostic(error: ErrorObject, parsed: ParsedYaml): EngineD
 
 function isRetired(schema: Record<string, unknown> | undefined, key: string): boolean {
   const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Boolean(properties[key]?.['x-removed']);
+  return Boolean(properties[key]?.['x-removed'] || properties[key]?.['x-notYet']);
 }
 
 function valueDiagnostic(parsed: ParsedYaml, path: DataPath, code: string, message: string, data?: Record<string, unknown>): EngineDiagnostic {

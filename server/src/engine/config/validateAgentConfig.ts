@@ -1,7 +1,11 @@
 import { readCiAccess, type CiAccessModel } from '../access/model';
 import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
+import { agentConfigValidator } from './agentConfigSchema';
 import type { CompatibilityTarget } from './compatibilityTarget';
+import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
+import { withoutNullFields } from './protojsonNulls';
+import { agentConfigSchemaFor } from './versionedSchema';
 import { crossFieldDiagnostics } from './crossFieldChecks';
 import { schemaDiagnostics } from './schemaDiagnostics';
 import { semanticDiagnostics } from './semanticChecks';
@@ -14,6 +18,8 @@ export interface ValidateOptions {
   readonly agentName?: string;
   /** Scenarios and policies for the rules and namespace checks; without it those checks are skipped. */
   readonly rules?: RuleCheckContext;
+  /** The GitLab release the file is checked for (default: the newest, docs/gitlab-behaviour.md#gitlab-versions). */
+  readonly gitlabVersion?: GitlabVersion;
   /** `ci_access` already read from this parse (so a caller that has it does not read it twice). */
   readonly ciAccess?: CiAccessModel;
 }
@@ -35,10 +41,17 @@ export function validateParsedAgentConfig(parsed: ParsedYaml, options: ValidateO
  */
 export function partDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {}): EngineDiagnostic[] {
   const diagnostics = [...parsed.diagnostics];
-  if (!parsed.hasSyntaxErrors) diagnostics.push(...schemaDiagnostics(parsed, options.target ?? 'proposal'));
+  if (!parsed.hasSyntaxErrors) diagnostics.push(...versionedSchemaDiagnostics(parsed, options));
   diagnostics.push(...crossFieldDiagnostics(parsed));
   if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, options.ciAccess ?? readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
   return diagnostics;
+}
+
+/** The schema checks for the chosen version, on the value as protojson reads it (a null field is unset). */
+function versionedSchemaDiagnostics(parsed: ParsedYaml, options: ValidateOptions): EngineDiagnostic[] {
+  const target = options.target ?? 'proposal';
+  const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
+  return schemaDiagnostics(parsed, target, agentConfigValidator(target, version), withoutNullFields(parsed.value, agentConfigSchemaFor(version)));
 }
 
 /** Checks of the whole file: size, agent name, emptiness, list limits, duplicate ids across entries. */

@@ -57,6 +57,7 @@ export function wholeFileModel(text: string): ConfigModel {
 function checkAgentConfig(model: ConfigModel, agentName: string | null, settings: ProjectSettings, siblings: AgentSiblings): EngineDiagnostic[] {
   const own = model.ownDiagnostics({
     target: settings.target,
+    gitlabVersion: settings.gitlabVersion,
     ...(agentName !== null ? { agentName } : {}),
     rules: scenarioContext(settings, agentName ?? UNNAMED_AGENT),
     ciAccess: model.ciAccess,
@@ -75,7 +76,7 @@ function checkAgentConfig(model: ConfigModel, agentName: string | null, settings
 
 /** Only `default` is rendered by GitLab, so only it is checked against config.yaml, once its own problems allow rendering. */
 function checkEnvironmentTemplate(text: string, templateName: string, agentName: string, settings: ProjectSettings, siblings: AgentSiblings): EngineDiagnostic[] {
-  const own = validateEnvironmentTemplate(text, { templateName });
+  const own = validateEnvironmentTemplate(text, { templateName, gitlabVersion: settings.gitlabVersion });
   if (templateName !== 'default' || !isRenderable(own)) return own;
   const config = siblings.config();
   const together = templateCrossFileDiagnostics({

@@ -2,6 +2,7 @@ import type { RuleCheckContext } from '../access/ruleDiagnostics';
 import { presetScenarios, readJobScenarios, type JobScenario } from '../access/scenarios';
 import type { NoRuleMatchBehaviour } from '../access/rules';
 import { isCompatibilityTarget, type CompatibilityTarget } from '../config/compatibilityTarget';
+import { isGitlabVersion, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../config/gitlabVersions';
 import type { OverlongNamespacePolicy } from '../vars/namespace';
 
 /**
@@ -10,6 +11,8 @@ import type { OverlongNamespacePolicy } from '../vars/namespace';
  */
 export interface ProjectSettings {
   readonly target: CompatibilityTarget;
+  /** The GitLab release the files are checked for (docs/gitlab-behaviour.md#gitlab-versions); default the newest documented. */
+  readonly gitlabVersion: GitlabVersion;
   /** The projects' default branch the scenarios assume. */
   readonly defaultBranch: string;
   /** The built-in scenarios come first in the active set unless this is false. */
@@ -24,6 +27,7 @@ export interface ProjectSettings {
 
 export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   target: 'proposal',
+  gitlabVersion: NEWEST_GITLAB_VERSION,
   defaultBranch: 'main',
   usePresetScenarios: true,
   scenarios: [],
@@ -42,6 +46,7 @@ export function readProjectSettings(raw: Partial<Record<string, unknown>>): Proj
   const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v.trim() : fallback);
   return {
     target: isCompatibilityTarget(raw.target) ? raw.target : d.target,
+    gitlabVersion: isGitlabVersion(raw.gitlabVersion) ? raw.gitlabVersion : d.gitlabVersion,
     defaultBranch: text(raw.defaultBranch, d.defaultBranch) || d.defaultBranch,
     usePresetScenarios: typeof raw.usePresetScenarios === 'boolean' ? raw.usePresetScenarios : d.usePresetScenarios,
     scenarios: readJobScenarios(raw.scenarios),
@@ -65,6 +70,6 @@ export function scenarioContext(settings: ProjectSettings, agentName: string): R
     agent: { configProjectPath: settings.configProjectPath, name: agentName },
     scenarios: activeScenarios(settings),
     defaultBranch: settings.defaultBranch,
-    options: { target: settings.target, noRuleMatch: settings.noRuleMatch, overlongNamespace: settings.overlongNamespace },
+    options: { target: settings.target, gitlabVersion: settings.gitlabVersion, noRuleMatch: settings.noRuleMatch, overlongNamespace: settings.overlongNamespace },
   };
 }

@@ -5,6 +5,7 @@
  * Checks that need the agent configuration or scenarios live in engine/crossFile.
  */
 import { composeYaml, tooDeepDiagnostic } from '../../config/boundedYaml';
+import { hasBehaviour, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../../config/gitlabVersions';
 import { schemaDiagnostics } from '../../config/schemaDiagnostics';
 import { GITLAB_YAML, parseComposedYaml } from '../../config/yamlDocument';
 import type { EngineDiagnostic } from '../../diagnostics';
@@ -19,6 +20,8 @@ export const USED_TEMPLATE_NAME = 'default';
 export interface TemplateFileOptions {
   /** The file name without `.yaml`/`.yml` (`default` for `default.yaml`). */
   readonly templateName?: string;
+  /** The GitLab release checked for (default the newest): before 17.9 GitLab reads no template (docs/gitlab-behaviour.md#gitlab-versions). */
+  readonly gitlabVersion?: GitlabVersion;
 }
 
 /** Every problem of one template file, sorted by position. */
@@ -27,7 +30,16 @@ export function validateEnvironmentTemplate(text: string, options: TemplateFileO
   const index = new TextIndex(text);
   const out: EngineDiagnostic[] = [];
 
-  if (name !== USED_TEMPLATE_NAME) {
+  const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
+  if (!hasBehaviour('environmentTemplates', version)) {
+    out.push({
+      range: index.range(0, index.lineEnd(0)),
+      severity: 'warning',
+      code: 'template.notInVersion',
+      message: `GitLab ${version} does not read environment templates: GitLab-managed Kubernetes resources were added in ${VERSIONED_BEHAVIOURS.environmentTemplates.added}, so this file has no effect (GitLab version setting: ${version}).`,
+      data: { added: VERSIONED_BEHAVIOURS.environmentTemplates.added, version },
+    });
+  } else if (name !== USED_TEMPLATE_NAME) {
     out.push({
       range: index.range(0, index.lineEnd(0)),
       severity: 'warning',

@@ -1,0 +1,85 @@
+import baseSchema from '../../../../schemas/agent-config.schema.json';
+import { hasBehaviour, keyStatus, NEWEST_GITLAB_VERSION, VERSIONED_KEYS, type GitlabVersion, type VersionedKey } from './gitlabVersions';
+import { LEGACY_SCHEMAS } from './legacySchemas';
+import type { SchemaNode } from './schemaLookup';
+
+/** What a key absent from a version carries in that version's schema (validation fails on it; completion skips it). */
+export interface NotYetMarker {
+  readonly key: string;
+  readonly added: GitlabVersion;
+  readonly version: GitlabVersion;
+}
+
+/** What a deprecated key carries: validation reports it as a warning, its contents are still checked. */
+export interface DeprecatedMarker {
+  readonly message: string;
+}
+
+const cache = new Map<GitlabVersion, SchemaNode>();
+
+/**
+ * The agent configuration schema as GitLab `version` reads it (docs/gitlab-behaviour.md#gitlab-versions):
+ * the schema file describes the newest release; keys added later are marked `x-notYet`, removed
+ * keys a version still parses get their old schema back (with `x-deprecated` once GitLab announced
+ * their removal), and `x-removed` keys say in which release they went. Built once per version.
+ */
+export function agentConfigSchemaFor(version: GitlabVersion = NEWEST_GITLAB_VERSION): SchemaNode {
+  let schema = cache.get(version);
+  if (schema) return schema;
+  schema = structuredClone(baseSchema) as SchemaNode;
+  for (const key of VERSIONED_KEYS) for (const path of key.paths) applyKey(schema, path, key, version);
+  if (!hasBehaviour('userAccessAsOptional', version)) {
+    const userAccess = propertiesOf(schema)?.user_access;
+    if (userAccess && !userAccess['x-notYet']) userAccess.required = ['access_as'];
+  }
+  cache.set(version, schema);
+  return schema;
+}
+
+function applyKey(root: SchemaNode, path: string, key: VersionedKey, version: GitlabVersion): void {
+  const segments = path.split('.');
+  const name = segments.pop()!;
+  let parent: SchemaNode | null = root;
+  for (const segment of segments) {
+    const list = segment.endsWith('[]');
+    parent = propertiesOf(parent)?.[list ? segment.slice(0, -2) : segment] ?? null;
+    if (parent && list) parent = (parent.items as SchemaNode | undefined) ?? null;
+    if (!parent) return; // an enclosing key is itself absent from this version
+  }
+  const properties = propertiesOf(parent);
+  if (!properties) return;
+  const status = keyStatus(key, version);
+  const legacy = LEGACY_SCHEMAS[path];
+  switch (status.kind) {
+    case 'current':
+      if (legacy) properties[name] = legacy;
+      return;
+    case 'notYet': {
+      const message = `Not in GitLab ${version}: \`${name}\` was added in ${status.added}.`;
+      const marker: NotYetMarker = { key: name, added: status.added, version };
+      properties[name] = { 'x-notYet': marker, description: message, markdownDescription: message };
+      return;
+    }
+    case 'deprecated': {
+      const marker: DeprecatedMarker = { message: status.note };
+      properties[name] = { ...(legacy ?? properties[name]), 'x-deprecated': marker, deprecationMessage: status.note };
+      return;
+    }
+    case 'removed': {
+      const current = properties[name]?.['x-removed'] as { replacement?: string; renameTo?: string } | undefined;
+      const message = `\`${name}\` was removed in ${status.removed}: GitLab ${version} no longer reads it, and an unknown key makes the agent reject the whole configuration.${current?.replacement ? ` Use \`${current.replacement}\`.` : ''}`;
+      properties[name] = {
+        'x-removed': { since: status.removed, message, ...(current?.replacement ? { replacement: current.replacement } : {}), ...(current?.renameTo ? { renameTo: current.renameTo } : {}) },
+        deprecationMessage: message,
+        description: message,
+        markdownDescription: message,
+      };
+      return;
+    }
+  }
+}
+
+function propertiesOf(schema: SchemaNode | null): Record<string, SchemaNode> | null {
+  const properties = schema?.properties;
+  return typeof properties === 'object' && properties !== null ? (properties as Record<string, SchemaNode>) : null;
+}

@@ -1,0 +1,47 @@
+// docs/gitlab-behaviour.md#gitlabs-reading-of-agent-configurations: for each class where this
+// project and GitLab's own parsing (sigs.k8s.io/yaml → protojson → protoc-gen-validate) used to
+// disagree, a table of files and what GitLab does with them.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
+import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
+
+const codes = (ds: EngineDiagnostic[]) => ds.filter((d) => d.severity !== 'information').map((d) => `${d.severity} ${d.code}`);
+const check = (text: string, gitlabVersion?: string) => validateAgentConfig(text, { target: 'gitlab', ...(gitlabVersion ? { gitlabVersion } : {}) });
+
+function table(rows: readonly (readonly [string, string, readonly string[]])[], gitlabVersion?: string): void {
+  for (const [name, text, expected] of rows) {
+    test(name, () => {
+      const found = check(text, gitlabVersion);
+      assert.deepEqual(codes(found), expected, JSON.stringify(found, null, 1));
+    });
+  }
+}
+
+// docs/gitlab-behaviour.md#empty-values
+describe('empty values: a null field is "not set"; a null list item is refused', () => {
+  const entry = (field: string) => `ci_access:\n  projects:\n    - id: acme/app\n      ${field}:\n`;
+  table([
+    ['ci_access whose entries are all commented out', 'ci_access:\n  # projects:\n  #   - id: acme/app\n', []],
+    ['an empty projects list', 'ci_access:\n  projects:\n', []],
+    ['an empty groups list', 'ci_access:\n  groups:\n', []],
+    ['an empty environments filter', entry('environments'), []],
+    ['an empty access_as', entry('access_as'), []],
+    ['an empty default_namespace', entry('default_namespace'), []],
+    ['an empty protected_branches_only', entry('protected_branches_only'), []],
+    ['an empty resource_management', entry('resource_management'), []],
+    ['an empty logging level', 'observability:\n  logging:\n    level:\n    grpc_level:\n', []],
+    ['an empty observability', 'observability:\n', []],
+    ['an empty user_access list and access_as', 'user_access:\n  access_as:\n    agent: {}\n  projects:\n  groups:\n', []],
+    ['an empty remote_development setting', 'remote_development:\n  enabled:\n  network_policy:\n    egress:\n', []],
+    ['an empty flux section', 'flux:\n  webhook_receiver_url:\n', []],
+    ['an empty impersonate groups list', `${entry('access_as').trimEnd()}\n        impersonate:\n          username: deployer\n          groups:\n`, []],
+    ['an empty container_scanning', 'container_scanning:\n', []],
+    ['an empty user_access', 'user_access:\n', []],
+    ['an empty list item is refused', 'ci_access:\n  projects:\n    - id: acme/app\n    -\n', ['error schema.type']],
+    ['an empty environment in the filter is refused', 'ci_access:\n  projects:\n    - id: acme/app\n      environments:\n        -\n', ['error schema.type']],
+    ['access_as with an empty member sets none of the oneof', 'ci_access:\n  projects:\n    - id: acme/app\n      access_as:\n        agent:\n', ['error schema.oneOf']],
+    ['an empty id is a missing id', 'ci_access:\n  projects:\n    - id:\n', ['error schema.missingKey']],
+    ['an unknown key is an error even when empty', 'ci_acess:\n', ['error schema.unknownKey']],
+  ]);
+});
