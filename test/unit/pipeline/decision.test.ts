@@ -124,7 +124,7 @@ describe('rules details', () => {
     // changes either way to the same outcome decides nothing: the next rule would add the job the same way.
     ['changes, same outcome either way', '  rules:\n    - changes: [a]\n    - when: on_success\n', 'feature', true, 'https://docs.gitlab.com/ci/yaml/#ruleschanges'],
     // An invalid expression does not match (GitLab's Statement#truthful? rescues the error).
-    ['invalid expression', '  rules:\n    - if: $A ==\n', 'feature', false, 'https://docs.gitlab.com/ci/jobs/job_rules/#cicd-variable-expressions'],
+    ['invalid expression (also reported)', '  rules:\n    - if: $A ==\n', 'feature', false, 'https://docs.gitlab.com/ci/jobs/job_rules/#cicd-variable-expressions'],
     // Job variables are in scope for the job's rules:if (lib/gitlab/ci/build/context/build.rb).
     ['job variable in rules:if', '  variables:\n    DEPLOY: "yes"\n  rules:\n    - if: $DEPLOY == "yes"\n', 'feature', true, 'https://docs.gitlab.com/ci/yaml/#variables'],
     ['job when never without rules', '  when: never\n', 'feature', false, 'https://docs.gitlab.com/ci/yaml/#when'],
@@ -132,7 +132,7 @@ describe('rules details', () => {
   for (const [what, jobYaml, scenario, runs, source] of rows) {
     test(`${what}: ${runs} — ${source}`, () => {
       const pipeline = readPipeline(`job:\n  script: x\n${jobYaml}`, () => null);
-      assert.deepEqual(pipeline.problems, []);
+      assert.deepEqual(pipeline.problems.map((p) => p.code), what.includes('invalid') ? ['pipeline.invalidExpression'] : []);
       const decision = jobDecision(pipeline, pipeline.jobs[0], variablesOf(scenario));
       assert.equal(decision.runs, runs, decision.reason);
     });
@@ -147,6 +147,12 @@ describe('rules details', () => {
   test('inherit:variables false hides global variables from the job rules (https://docs.gitlab.com/ci/yaml/#inheritvariables)', () => {
     const pipeline = readPipeline('variables:\n  RUN: "yes"\njob:\n  script: x\n  inherit:\n    variables: false\n  rules:\n    - if: $RUN\n', () => null);
     assert.equal(jobDecision(pipeline, pipeline.jobs[0], variablesOf('feature')).runs, false);
+  });
+
+  test('rules with only: GitLab rejects the job; rules decide here (https://docs.gitlab.com/ci/yaml/#rules)', () => {
+    const pipeline = readPipeline('job:\n  script: x\n  only: [tags]\n  rules:\n    - if: $CI_COMMIT_BRANCH\n', () => null);
+    assert.deepEqual(pipeline.problems.map((p) => [p.code, p.location.range.start.line]), [['pipeline.rulesWithOnly', 2]]);
+    assert.equal(jobDecision(pipeline, pipeline.jobs[0], variablesOf('feature')).runs, true);
   });
 
   test('the reason names the rule and its condition', () => {

@@ -5,6 +5,7 @@
  * sets them or `inherit:default` leaves them out (https://docs.gitlab.com/ci/yaml/#default,
  * https://docs.gitlab.com/ci/yaml/#inheritdefault).
  */
+import { validateExpression } from '../expr';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../vars/environment-tier';
 import { findKubeContexts } from './kubeContexts';
 import type { JobEnvironment, PipelineJob, PipelineRule, RefFilter } from './model';
@@ -34,6 +35,10 @@ export function readJob(name: string, entry: YEntry, job: YMap, defaults: JobDef
   const rulesNode = get('rules');
   const onlyNode = get('only');
   const exceptNode = get('except');
+  if (present(rulesNode) && (present(onlyNode) || present(exceptNode))) {
+    // lib/gitlab/ci/config/entry/processable.rb: `only`/`except` "key may not be used with `rules`".
+    problems.push({ loc: (present(onlyNode) ? onlyNode : exceptNode)!.loc, severity: 'error', code: 'pipeline.rulesWithOnly', message: `${name}: only and except may not be used with rules; GitLab rejects the job. Here rules decide.` });
+  }
   const environment = readEnvironment(get('environment'), locator, problems, name);
   return {
     name,
@@ -80,6 +85,7 @@ export function readRules(node: YNode, locator: Locator, problems: TreeProblem[]
     const ifNode = item.entries.get('if')?.value;
     const ifText = stringValue(ifNode);
     if (present(ifNode) && ifText === undefined) problems.push({ loc: ifNode!.loc, severity: 'error', code: 'pipeline.ruleIfShape', message: `${where} rules:if must be a string expression.` });
+    if (ifText !== undefined) checkExpression(ifText, ifNode!, problems, `${where} rules:if`);
     const whenNode = item.entries.get('when')?.value;
     const when = whenValue(whenNode);
     if (present(whenNode) && !when) problems.push({ loc: whenNode!.loc, severity: 'error', code: 'pipeline.ruleWhen', message: `${where} rules:when must be one of on_success, on_failure, always, manual, delayed, never.` });
@@ -108,6 +114,7 @@ function readRefFilter(node: YNode, key: 'only' | 'except', locator: Locator, pr
   if (node.kind === 'map') {
     const refs = node.entries.get('refs')?.value;
     const variables = node.entries.get('variables')?.value;
+    for (const expr of flatten(variables)) if (expr.kind === 'scalar' && typeof expr.value === 'string') checkExpression(expr.value, expr, problems, `${job}: ${key}:variables`);
     return {
       refs: present(refs) ? strings(refs) : key === 'only' ? ['branches', 'tags'] : [],
       ...(present(variables) ? { variables: strings(variables) } : {}),
@@ -168,4 +175,11 @@ function readEnvironment(node: YNode | undefined, locator: Locator, problems: Tr
     ...(onStop !== undefined ? { onStop } : {}),
     location: locator.location(env.loc),
   };
+}
+
+/** An expression GitLab refuses when it reads the file (`ExpressionValidator`: "invalid expression syntax"); such a rule never matches here. */
+function checkExpression(expression: string, node: YNode, problems: TreeProblem[], where: string): void {
+  const result = validateExpression(expression);
+  if (result.valid) return;
+  problems.push({ loc: node.loc, severity: 'error', code: 'pipeline.invalidExpression', message: `${where}: invalid expression syntax (${result.error.message}); GitLab rejects the pipeline. Here the rule never matches.` });
 }
