@@ -24,7 +24,8 @@ describe('LSP over stdio: diagnostics', () => {
     assert.deepEqual(byCode('schema.oneOf').map((d) => d.range), [rangeOf(text, 'access_as')]);
     assert.deepEqual(byCode('yaml.duplicateKey').map((d) => d.range), [rangeOf(text, 'level', 1)]);
     assert.deepEqual(byCode('schema.removedKey').map((d) => d.range), [rangeOf(text, 'gitops')]);
-    assert.ok(diagnostics.every((d) => d.source === 'gitlab-agent' && d.severity === 1));
+    // Errors, but the duplicate key: GitLab keeps its last value (docs/gitlab-behaviour.md#duplicate-keys), a warning.
+    assert.ok(diagnostics.every((d) => d.source === 'gitlab-agent' && d.severity === (d.code === 'yaml.duplicateKey' ? 2 : 1)));
     assert.equal(diagnostics.length, 6);
   });
 

@@ -45,3 +45,28 @@ describe('empty values: a null field is "not set"; a null list item is refused',
     ['an unknown key is an error even when empty', 'ci_acess:\n', ['error schema.unknownKey']],
   ]);
 });
+
+// docs/gitlab-behaviour.md#duplicate-keys
+describe('duplicate keys: accepted by GitLab, the last value wins; a warning says which', () => {
+  table([
+    ['a repeated valid key', 'observability:\n  logging:\n    level: info\n    level: debug\n', ['warning yaml.duplicateKey']],
+    ['a repeated section', 'ci_access:\n  projects:\n    - id: acme/app\nci_access:\n  groups:\n    - id: acme\n', ['warning yaml.duplicateKey']],
+    ['the invalid value comes first: GitLab never reads it', 'observability:\n  logging:\n    level: verbose\n    level: debug\n', ['warning yaml.duplicateKey']],
+    ['the invalid value comes last: it is the one GitLab reads', 'observability:\n  logging:\n    level: debug\n    level: verbose\n', ['warning yaml.duplicateKey', 'error schema.enum']],
+  ]);
+
+  test('the message names the line whose value wins, and problems point at that value', () => {
+    const text = 'observability:\n  logging:\n    level: verbose\n    level: warn\n    level: loud\n';
+    const found = check(text);
+    assert.deepEqual(
+      found.map((d) => [d.range.start.line, d.code]),
+      [
+        [3, 'yaml.duplicateKey'],
+        [4, 'yaml.duplicateKey'],
+        [4, 'schema.enum'],
+      ],
+    );
+    assert.match(found[0].message, /GitLab ignores this value \(and the first one, 1 line above\) and keeps the last one, 1 line below\./);
+    assert.match(found[1].message, /GitLab keeps this last value and ignores the earlier one, 2 lines above\./);
+  });
+});

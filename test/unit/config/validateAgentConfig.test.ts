@@ -166,11 +166,13 @@ flux:
     assert.deepEqual(d.range, rangeOf(text, 'Work_Spaces'));
   });
 
-  test('YAML duplicate keys are errors on the second key', () => {
+  // docs/gitlab-behaviour.md#duplicate-keys
+  test('YAML duplicate keys are warnings on the second key (GitLab keeps the last value)', () => {
     const text = 'observability:\n  logging:\n    level: info\n    level: debug\n';
     const d = only(validateAgentConfig(text), 'yaml.duplicateKey');
     assert.deepEqual(d.range, rangeOf(text, 'level', 1));
-    assert.match(d.message, /Duplicate key "level"/);
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /Duplicate key "level": GitLab keeps this last value/);
   });
 
   test('YAML syntax errors are reported where they are, and schema noise is suppressed', () => {

@@ -184,10 +184,20 @@ function childrenOf(node: Node, doc: Document.Parsed): Node[] {
   return out;
 }
 
+/** One repeated key of a mapping, by start offsets. */
+export interface DuplicateKey {
+  readonly start: number;
+  readonly first: number;
+  readonly last: number;
+}
+
 /** What one pass over a document's mappings found. */
 export interface MapProblems {
-  /** Start offsets of keys given a second time in their mapping (YAML requires unique keys). */
-  readonly duplicateKeys: number[];
+  /**
+   * Keys given again in their mapping: `start` of this occurrence, `first` and `last` of the key in
+   * that mapping (GitLab's YAML reader keeps the last value, docs/gitlab-behaviour.md#duplicate-keys).
+   */
+  readonly duplicateKeys: DuplicateKey[];
   /** [start, end) of each key that was a list or a mapping (or an alias of one), now a string. */
   readonly collectionKeys: [number, number][];
 }
@@ -200,7 +210,7 @@ export interface MapProblems {
  * replaced key are not visited: they are gone.
  */
 export function inspectMaps(doc: Document.Parsed, text: string, options: { replaceCollectionKeys: boolean }): MapProblems {
-  const duplicateKeys: number[] = [];
+  const duplicateKeys: DuplicateKey[] = [];
   const collectionKeys: [number, number][] = [];
   const seen = new Set<Node>();
   const stack: Node[] = doc.contents ? [doc.contents] : [];
@@ -209,7 +219,7 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
     if (!isCollection(node) || seen.has(node)) continue;
     seen.add(node);
     // The library's notion of a duplicate: the same node, or scalars with the same value (===).
-    const keys = isMap(node) ? new Set<unknown>() : null;
+    const keys = isMap(node) ? new Map<unknown, number[]>() : null;
     for (const item of node.items) {
       if (!isPair(item)) {
         if (isNode(item)) stack.push(item);
@@ -223,15 +233,19 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
         item.key = scalar;
         collectionKeys.push([start, end]);
       } else if (keys && isScalar(item.key) && !Number.isNaN(item.key.value)) {
-        if (keys.has(item.key.value)) duplicateKeys.push(item.key.range?.[0] ?? 0);
-        else keys.add(item.key.value);
+        const starts = keys.get(item.key.value);
+        if (starts) starts.push(item.key.range?.[0] ?? 0);
+        else keys.set(item.key.value, [item.key.range?.[0] ?? 0]);
       } else if (isNode(item.key)) {
         stack.push(item.key);
       }
       if (isNode(item.value)) stack.push(item.value);
     }
+    for (const starts of keys?.values() ?? []) {
+      for (const start of starts.slice(1)) duplicateKeys.push({ start, first: starts[0], last: starts[starts.length - 1] });
+    }
   }
-  return { duplicateKeys: duplicateKeys.sort((a, b) => a - b), collectionKeys: collectionKeys.sort((a, b) => a[0] - b[0]) };
+  return { duplicateKeys: duplicateKeys.sort((a, b) => a.start - b.start), collectionKeys: collectionKeys.sort((a, b) => a[0] - b[0]) };
 }
 
 /** A document's data, or where converting it would go past the bounds (or meet a collection key). */

@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
-import { COLLECTION_KEY_MESSAGE, composeYaml, dataTooDeepAt, type ComposedYaml, inspectMaps, tooDeepDiagnostic } from './boundedYaml';
+import { COLLECTION_KEY_MESSAGE, composeYaml, dataTooDeepAt, type ComposedYaml, type DuplicateKey, inspectMaps, tooDeepDiagnostic } from './boundedYaml';
 
 /** YAML's printable set excludes C0 controls other than tab and line breaks, DEL, and U+FFFE/U+FFFF (go-yaml rejects them). */
 // eslint-disable-next-line no-control-regex
@@ -70,9 +70,9 @@ export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedY
     }
     // Only the first document is converted to data (and read by GitLab).
     const maps = inspectMaps(d, text, { replaceCollectionKeys: i === 0 });
-    for (const start of maps.duplicateKeys) {
-      const end = keyEnd(text, start);
-      diagnostics.push({ range: index.range(start, end), severity: 'error', code: 'yaml.duplicateKey', message: duplicateKeyMessage(text.slice(start, end)) });
+    for (const duplicate of maps.duplicateKeys) {
+      const end = keyEnd(text, duplicate.start);
+      diagnostics.push({ range: index.range(duplicate.start, end), severity: 'warning', code: 'yaml.duplicateKey', message: duplicateKeyMessage(text.slice(duplicate.start, end), duplicate, index) });
     }
     for (const [start, end] of maps.collectionKeys) {
       hasSyntaxErrors = true;
@@ -160,9 +160,20 @@ function keyEnd(text: string, start: number): number {
   return start + Math.max(1, match ? match[0].trimEnd().length : 1);
 }
 
-function duplicateKeyMessage(key: string): string {
+/**
+ * GitLab's YAML reader (sigs.k8s.io/yaml's non-strict YAMLToJSON) accepts a repeated key and keeps
+ * its last value (docs/gitlab-behaviour.md#duplicate-keys): a warning that says which one wins.
+ */
+function duplicateKeyMessage(key: string, duplicate: DuplicateKey, index: TextIndex): string {
   const name = key.trim().replace(/^["']|["']$/g, '');
-  return name ? `Duplicate key "${name}": YAML keys must be unique in a mapping.` : 'Duplicate key: YAML keys must be unique in a mapping.';
+  // Distances, not line numbers: the editor re-checks one list entry at a time and moves its lines.
+  const lines = (from: number, to: number) => {
+    const n = Math.abs(index.positionAt(to).line - index.positionAt(from).line);
+    return `${n} line${n === 1 ? '' : 's'}`;
+  };
+  const what = name ? `Duplicate key "${name}"` : 'Duplicate key';
+  if (duplicate.start === duplicate.last) return `${what}: GitLab keeps this last value and ignores the earlier one, ${lines(duplicate.first, duplicate.start)} above.`;
+  return `${what}: GitLab ignores this value (and the first one, ${lines(duplicate.first, duplicate.start)} above) and keeps the last one, ${lines(duplicate.start, duplicate.last)} below.`;
 }
 
 /** The key/value located at a data path, with the pair that holds it when it is a map value. */
@@ -185,11 +196,12 @@ const keyIndexes = new WeakMap<object, { items: unknown[]; length: number; pairs
  */
 export function pairOfKey(map: unknown, key: string): Pair<Node, Node | null> | null {
   if (!isMap(map)) return null;
-  if (map.items.length <= INDEXED_MAP_SIZE) return (map.items.find((p) => isPair(p) && keyText(p.key) === key) as Pair<Node, Node | null> | undefined) ?? null;
+  // A repeated key: the last pair is the one GitLab reads (docs/gitlab-behaviour.md#duplicate-keys).
+  if (map.items.length <= INDEXED_MAP_SIZE) return (map.items.findLast((p) => isPair(p) && keyText(p.key) === key) as Pair<Node, Node | null> | undefined) ?? null;
   let index = keyIndexes.get(map);
   if (!index || index.items !== map.items || index.length !== map.items.length) {
     const pairs = new Map<string, Pair<Node, Node | null>>();
-    for (const p of map.items) if (isPair(p) && !pairs.has(keyText(p.key))) pairs.set(keyText(p.key), p as Pair<Node, Node | null>);
+    for (const p of map.items) if (isPair(p)) pairs.set(keyText(p.key), p as Pair<Node, Node | null>);
     keyIndexes.set(map, (index = { items: map.items, length: map.items.length, pairs }));
   }
   return index.pairs.get(key) ?? null;
