@@ -283,12 +283,16 @@ const schema = {
     ),
     container_scanning: obj(
       {
-        cadence: str('Cron expression (UTC, evaluated by the agent) of the scan schedule. Officially supported: daily at an hour (`"0 18 * * *"`) and weekly (`"0 13 * * 0"`).', {}, {
+        cadence: str('Cron expression (UTC, evaluated by the agent) of the scan schedule; required. Officially supported: daily at an hour (`"0 18 * * *"`) and weekly (`"0 13 * * 0"`).', {}, {
           minLength: 1,
-          // robfig/cron's standard parser: five fields, or a descriptor such as @daily / @every 1h.
-          pattern: '^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|@every\\s+\\S+|\\S+(\\s+\\S+){4})\\s*$',
           'x-format': 'cron',
-          patternErrorMessage: 'must be a cron expression of five fields (minute hour day-of-month month day-of-week), such as "0 18 * * *"',
+          // docs/gitlab-behaviour.md#values-that-fail-later: KAS only requires a non-empty string; the agent's
+          // robfig/cron standard parser (five fields, or a descriptor such as @daily / @every 1h) refuses the rest later.
+          'x-failsLater': {
+            pattern: '^\\s*(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|@every\\s+\\S+|\\S+(\\s+\\S+){4})\\s*$',
+            requirement: 'is not a cron expression of five fields (minute hour day-of-month month day-of-week) such as "0 18 * * *"',
+            when: 'GitLab accepts the file, but the agent cannot parse the schedule when it loads the configuration: it logs an error and runs no scans',
+          },
         }),
         vulnerability_report: obj(
           {
@@ -322,14 +326,23 @@ const schema = {
         delete_report_artifact: bool('Delete the report artifact after it is read.', { since: '17.9', def: true }),
         severity_threshold: { type: 'string', enum: ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'], ...doc('Lowest severity reported; less severe findings are dropped.', { since: '18.4' }) },
       },
-      doc('Operational container scanning (Ultimate).'),
+      // docs/gitlab-behaviour.md#container_scanning-cadence: PGV `min_len: 1` on cadence, so a section without one is refused.
+      { required: ['cadence'], ...doc('Operational container scanning (Ultimate). `cadence` is required.') },
     ),
     flux: obj(
       {
         webhook_receiver_url: str(
           'Flux Receiver the agent calls when a GitLab project referenced by a `GitRepository` is pushed to. A URL of the form `/api/v1/namespaces/<ns>/services/<svc>/proxy` is called through the Kubernetes API service proxy with the agent\'s credentials.',
           { def: 'http://webhook-receiver.flux-system.svc.cluster.local' },
-          { pattern: '^(https?://\\S+|/api/v1/namespaces/[^/]+/services/[^/]+/proxy\\S*)$', 'x-format': 'url', patternErrorMessage: 'must be an http(s) URL or a Kubernetes service proxy path (/api/v1/namespaces/<ns>/services/<svc>/proxy)' },
+          {
+            'x-format': 'url',
+            // docs/gitlab-behaviour.md#values-that-fail-later: a plain proto string for KAS; the agent fails when it calls it.
+            'x-failsLater': {
+              pattern: '^(https?://\\S+|/api/v1/namespaces/[^/]+/services/[^/]+/proxy\\S*)$',
+              requirement: 'is not an http(s) URL or a Kubernetes service proxy path (/api/v1/namespaces/<ns>/services/<svc>/proxy)',
+              when: 'GitLab accepts the file, but each time a push should trigger Flux the agent\'s call to the receiver fails, so Flux reconciles only on its own interval',
+            },
+          },
         ),
       },
       doc('Flux integration.'),

@@ -70,3 +70,30 @@ describe('duplicate keys: accepted by GitLab, the last value wins; a warning say
     assert.match(found[1].message, /GitLab keeps this last value and ignores the earlier one, 2 lines above\./);
   });
 });
+
+// docs/gitlab-behaviour.md#container_scanning-cadence
+describe('container_scanning needs a cadence (protoc-gen-validate min_len 1)', () => {
+  table([
+    ['a section without cadence is refused', 'container_scanning:\n  vulnerability_report:\n    namespaces: [default]\n', ['error schema.missingKey']],
+    ['an empty cadence is refused', 'container_scanning:\n  cadence: ""\n', ['error schema.empty']],
+    ['a section with a cadence is accepted', 'container_scanning:\n  cadence: "0 18 * * *"\n  vulnerability_report:\n    namespaces: [default]\n', []],
+    ['no section at all is accepted', 'observability:\n  logging:\n    level: info\n', []],
+  ]);
+});
+
+// docs/gitlab-behaviour.md#values-that-fail-later
+describe('values GitLab accepts and the agent fails on later: warnings that say when', () => {
+  table([
+    ['a six-field cron cadence', 'container_scanning:\n  cadence: "0 0 18 * * *"\n', ['warning schema.failsLater']],
+    ['a cadence that is a word', 'container_scanning:\n  cadence: daily\n', ['warning schema.failsLater']],
+    ['a webhook_receiver_url without a scheme', 'flux:\n  webhook_receiver_url: webhook-receiver.flux-system.svc.cluster.local\n', ['warning schema.failsLater']],
+    ['a descriptor cadence', 'container_scanning:\n  cadence: "@daily"\n', []],
+    ['an http URL', 'flux:\n  webhook_receiver_url: http://webhook-receiver.flux-system.svc.cluster.local\n', []],
+  ]);
+
+  test('the warning says GitLab accepts the file and when the agent fails', () => {
+    const [d] = check('container_scanning:\n  cadence: "0 0 18 * * *"\n');
+    assert.match(d.message, /GitLab accepts the file, but the agent cannot parse the schedule when it loads the configuration/);
+    assert.doesNotMatch(d.message, /rejects/);
+  });
+});

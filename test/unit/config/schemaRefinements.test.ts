@@ -132,8 +132,9 @@ describe('Kubernetes names and keys', () => {
 
 describe('other formats', () => {
   // docs/gitlab-behaviour.md#container_scanning
-  test('cadence is a five-field cron expression', () => {
-    only('container_scanning:\n  cadence: daily\n', 'schema.format.cron');
+  // docs/gitlab-behaviour.md#values-that-fail-later: GitLab's parser accepts it, the agent does not.
+  test('cadence is a five-field cron expression (a warning: the agent fails on it later)', () => {
+    assert.equal(only('container_scanning:\n  cadence: daily\n', 'schema.failsLater').severity, 'warning');
     assert.deepEqual(codes('container_scanning:\n  cadence: "0 13 * * 0"\n'), []);
   });
 
@@ -145,8 +146,8 @@ describe('other formats', () => {
   });
 
   // docs/gitlab-behaviour.md#flux-webhook-receiver
-  test('webhook_receiver_url is an http(s) URL or a service proxy path', () => {
-    only('flux:\n  webhook_receiver_url: webhook-receiver\n', 'schema.format.url');
+  test('webhook_receiver_url is an http(s) URL or a service proxy path (a warning: the agent fails on it later)', () => {
+    assert.equal(only('flux:\n  webhook_receiver_url: webhook-receiver\n', 'schema.failsLater').severity, 'warning');
     assert.deepEqual(codes('flux:\n  webhook_receiver_url: /api/v1/namespaces/flux-system/services/webhook-receiver/proxy\n'), []);
   });
 

@@ -4,6 +4,13 @@ import type { CompatibilityTarget } from './compatibilityTarget';
 import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
 import { agentConfigSchemaFor } from './versionedSchema';
 
+/** `x-failsLater`: the form the agent needs, what the value is not, and what happens (schemas/src/build-agent-config-schema.mjs). */
+export interface FailsLater {
+  readonly pattern: string;
+  readonly requirement: string;
+  readonly when: string;
+}
+
 /** The agent configuration JSON Schema (schemas/agent-config.schema.json), bundled into the server. */
 export const agentConfigSchema: Record<string, unknown> = schema;
 
@@ -29,6 +36,8 @@ export function agentConfigValidator(target: CompatibilityTarget, version: Gitla
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
   for (const keyword of ['x-removed', 'x-notYet', 'x-deprecated']) ajv.addKeyword({ keyword, schemaType: 'object', validate: () => false });
+  // A value GitLab's parser accepts and the agent refuses later (docs/gitlab-behaviour.md#values-that-fail-later): reported as a warning.
+  ajv.addKeyword({ keyword: 'x-failsLater', schemaType: 'object', validate: (rule: FailsLater, data: unknown) => typeof data !== 'string' || data === '' || new RegExp(rule.pattern, 'u').test(data) });
   if (target === 'gitlab') ajv.addKeyword({ keyword: 'x-proposal', schemaType: 'boolean', validate: (enabled: boolean) => !enabled });
   else ajv.addKeyword({ keyword: 'x-proposal' });
   validate = ajv.compile(agentConfigSchemaFor(version));

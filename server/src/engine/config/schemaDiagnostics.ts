@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isSeq, type Node } from 'yaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { closestMatch } from '../text/didYouMean';
-import { agentConfigValidator } from './agentConfigSchema';
+import { agentConfigValidator, type FailsLater } from './agentConfigSchema';
 import type { CompatibilityTarget } from './compatibilityTarget';
 import type { DeprecatedMarker, NotYetMarker } from './versionedSchema';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
@@ -78,6 +78,10 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
         message: `"${key}" is not in GitLab ${version}: it was added in ${added}. GitLab ${version} rejects an unknown key, so the agent would not load this configuration (GitLab version setting: ${version}).`,
         data: { key, added, version },
       };
+    }
+    case 'x-failsLater': {
+      const rule = error.schema as FailsLater;
+      return { ...valueDiagnostic(parsed, path, 'schema.failsLater', `${subject(where)} ${rule.requirement}: ${rule.when}.`), severity: 'warning' };
     }
     case 'x-deprecated':
       return {
