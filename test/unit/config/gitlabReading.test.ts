@@ -3,8 +3,12 @@
 // disagree, a table of files and what GitLab does with them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readCiAccess } from '../../../server/src/engine/access/model';
+import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
+import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
 
 const codes = (ds: EngineDiagnostic[]) => ds.filter((d) => d.severity !== 'information').map((d) => `${d.severity} ${d.code}`);
 const check = (text: string, gitlabVersion?: string) => validateAgentConfig(text, { target: 'gitlab', ...(gitlabVersion ? { gitlabVersion } : {}) });
@@ -95,5 +99,44 @@ describe('values GitLab accepts and the agent fails on later: warnings that say 
     const [d] = check('container_scanning:\n  cadence: "0 0 18 * * *"\n');
     assert.match(d.message, /GitLab accepts the file, but the agent cannot parse the schedule when it loads the configuration/);
     assert.doesNotMatch(d.message, /rejects/);
+  });
+});
+
+// docs/gitlab-behaviour.md#rulesif-by-version
+describe('rules:if as GitLab\'s lexer of the chosen release reads it', () => {
+  const rules = (expression: string) => `ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - if: '${expression}'\n`;
+  const exprCodes = (expression: string, gitlabVersion: string) =>
+    checkAgentFile({ path: '.gitlab/agents/a/config.yaml', content: rules(expression) }, { ...DEFAULT_PROJECT_SETTINGS, gitlabVersion }, NO_SIBLINGS)
+      .filter((d) => d.code.startsWith('expr.'))
+      .map((d) => `${d.severity} ${d.code}`);
+  for (const [expression, version, expected] of [
+    ['!$CI_COMMIT_TAG', '18.11', []],
+    ['!$CI_COMMIT_TAG', NEWEST_GITLAB_VERSION, []],
+    ['$CI_COMMIT_BRANCH && !($CI_COMMIT_TAG || $CI_MERGE_REQUEST_IID)', '18.11', []],
+    ['!$CI_COMMIT_TAG', '18.10', ['error expr.notInVersion']],
+    ['!$CI_COMMIT_TAG', '17.11', ['error expr.notInVersion']],
+    ['$CI_COMMIT_BRANCH != "main"', '16.0', []],
+    ['$[[ inputs.env_x ]] == "a"', NEWEST_GITLAB_VERSION, []],
+    ['$[[ inputs.env-x ]] == "a"', NEWEST_GITLAB_VERSION, ['error expr.syntax']],
+  ] as const) {
+    test(`${expression} in GitLab ${version}`, () => assert.deepEqual(exprCodes(expression, version), expected));
+  }
+
+  test('the ! error names the release that added it', () => {
+    const [d] = checkAgentFile({ path: '.gitlab/agents/a/config.yaml', content: rules('!$CI_COMMIT_TAG') }, { ...DEFAULT_PROJECT_SETTINGS, gitlabVersion: '18.10' }, NO_SIBLINGS).filter((x) => x.code === 'expr.notInVersion');
+    assert.match(d.message, /GitLab 18\.10 has no unary "!" in rules:if \(added in 18\.11\)/);
+  });
+
+  test('the simulation evaluates ! from 18.11', () => {
+    const text = rules('!$CI_COMMIT_TAG');
+    const outcome = (gitlabVersion: string) => {
+      const settings = { ...DEFAULT_PROJECT_SETTINGS, gitlabVersion };
+      const parsed = parseYaml(text);
+      const simulation = simulateEntries(readCiAccess(parsed.value), scenarioContext(settings, 'a'));
+      return simulation.entries[0].outcomes.map((o) => o.outcome.authorized);
+    };
+    // Preset scenarios: default branch, feature branch, tag release, merge request. A tag makes !$CI_COMMIT_TAG false.
+    assert.deepEqual(outcome('18.11'), [true, true, false, true]);
+    assert.deepEqual(outcome('18.10'), [false, false, false, false]);
   });
 });

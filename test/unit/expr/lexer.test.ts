@@ -17,7 +17,6 @@ describe('lexemes, one row per lexeme', () => {
     ['#2 ParenthesisClose `\\)`', ')', [['parenClose', ')']]],
     ['#3 Input `$[[ inputs.name ]]`', '$[[ inputs.env ]]', [['input', '$[[ inputs.env ]]']]],
     ['#3 Input without inner spaces', '$[[inputs.env]]', [['input', '$[[inputs.env]]']]],
-    ['#3 Input name with a dash (newer GitLab `[\\w-]+`)', '$[[ inputs.my-env ]]', [['input', '$[[ inputs.my-env ]]']]],
     ['#4 Variable `\\$\\w+`', '$CI_COMMIT_BRANCH', [['variable', '$CI_COMMIT_BRANCH']]],
     ['#4 Variable may start with a digit (`\\w`)', '$1abc', [['variable', '$1abc']]],
     ['#5 String, double quotes', '"main"', [['string', '"main"']]],
@@ -80,6 +79,8 @@ describe('errors with ranges', () => {
     ['a bare name without `$`', '$A == CI_DEFAULT_BRANCH', 'Unknown lexeme found!', 6, 23],
     ['single-character regex literal `/a/`', '$A =~ /a/', 'Unknown lexeme found!', 6, 9],
     ['`/./` is unsupported (docs)', '$A =~ /./', 'Unknown lexeme found!', 6, 9],
+    // docs/gitlab-behaviour.md#rulesif-by-version: input names are `\\w+` in GitLab's Input lexeme.
+    ['an input name with a dash', '$[[ inputs.env-x ]] == "a"', 'Unknown lexeme found!', 0, 3],
     ['a pattern whose last char before `/` is a backslash', '$A =~ /ab\\\\/', 'Unknown lexeme found!', 6, 12],
     ['unterminated string', '$A == "main', 'Unknown lexeme found!', 6, 11],
     ['a string cannot span a newline (Ruby `.`)', '$A == "a\nb"', 'Unknown lexeme found!', 6, 8],

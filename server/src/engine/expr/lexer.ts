@@ -8,8 +8,9 @@ export const MAX_TOKENS = 100;
 /** Options that select the expression dialect. */
 export interface ExprOptions {
   /**
-   * Accept the unary `!` (GitLab's `Lexeme::Not`: `!x` is `!x.present?`, precedence 1). It exists in
-   * GitLab's source tree but is not in the lexer's LEXEMES list of older versions (docs/gitlab-behaviour.md#expression-lexer), so by default `!` alone is an unknown lexeme, exactly as GitLab.com behaves today.
+   * Accept the unary `!` (GitLab's `Lexeme::Not`: `!x` is `!x.present?`, precedence 1), in the
+   * lexer's list from GitLab 18.11 (docs/gitlab-behaviour.md#gitlab-versions). Without it `!` alone is an unknown
+   * lexeme, as in older releases; the checks pass the chosen release's dialect (`expressionDialect`).
    */
   readonly unaryNot?: boolean;
 }
@@ -33,8 +34,8 @@ const WS = '[ \\t\\n\\v\\f\\r]';
 const RULES: readonly LexemeRule[] = [
   { kind: 'parenOpen', pattern: /^\(/ },
   { kind: 'parenClose', pattern: /^\)/ },
-  // Newer GitLab accepts `-` in input names (`[\w-]+`); older copies had `\w+` (docs/gitlab-behaviour.md#expression-lexer).
-  { kind: 'input', pattern: new RegExp(`^\\$\\[\\[${WS}*inputs\\.[A-Za-z0-9_-]+${WS}*\\]\\]`) },
+  // GitLab's Input lexeme takes `\w+` (ASCII letters, digits, `_`): `$[[ inputs.env-x ]]` is an unknown lexeme (docs/gitlab-behaviour.md#rulesif-by-version).
+  { kind: 'input', pattern: new RegExp(`^\\$\\[\\[${WS}*inputs\\.[A-Za-z0-9_]+${WS}*\\]\\]`) },
   { kind: 'variable', pattern: /^\$[A-Za-z0-9_]+/ },
   // Ruby's `.` excludes only `\n` (JavaScript's also excludes `\r`, U+2028, U+2029).
   { kind: 'string', pattern: /^(?:"[^\n]*?"|'[^\n]*?')/ },

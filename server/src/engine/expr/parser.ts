@@ -125,7 +125,7 @@ function buildValue(token: Token): NodeResult {
     case 'variable':
       return { ok: true, node: { type: 'variable', name: token.text.slice(1), range } };
     case 'input':
-      return { ok: true, node: { type: 'input', name: /inputs\.([A-Za-z0-9_-]+)/.exec(token.text)![1]!, range } };
+      return { ok: true, node: { type: 'input', name: /inputs\.([A-Za-z0-9_]+)/.exec(token.text)![1]!, range } };
     case 'string':
       return { ok: true, node: { type: 'string', value: token.text.slice(1, -1), quote: token.text[0] as '"' | "'", range } };
     case 'null':
