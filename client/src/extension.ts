@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { DOCUMENT_SELECTOR } from './documentSelector';
+import { agentOfConfigPath, DOCUMENT_SELECTOR } from './documentSelector';
+import { PIPELINE_MIDDLEWARE } from './pipelineMiddleware';
 import { clusterInitializationOptions, registerClusterFeatures } from './cluster/index';
 import { addScenario, editScenarios } from './scenarioCommands';
 import { SimulationView } from './simulationView';
@@ -37,7 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     simulationView,
     vscode.commands.registerCommand('gitlabAgentConfig.simulate', async (uri?: string | vscode.Uri) => {
       const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri);
-      if (!target || !/[\\/]\.gitlab[\\/]agents[\\/][^\\/]+[\\/]config\.ya?ml$/.test(target.path)) {
+      if (!target || agentOfConfigPath(target.path) === undefined) {
         void vscode.window.showWarningMessage('Open a .gitlab/agents/<agent>/config.yaml to simulate its CI access.');
         return;
       }
@@ -64,6 +65,7 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.Outp
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
+    middleware: PIPELINE_MIDDLEWARE,
     outputChannel: output,
     // Agent configs and default templates changed on disk (git checkout, another tool) re-check
     // their open sibling: the two are validated together.

@@ -20,6 +20,7 @@ import { COMPLETION_TRIGGER_CHARACTERS, CompletionFeature } from './lsp/completi
 import { DocumentLinksFeature } from './lsp/documentLinks';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokensFeature } from './lsp/semanticTokens';
 import { WorkspaceIds, workspaceFolderPaths } from './lsp/workspaceIds';
+import { PipelineFeature } from './lsp/pipeline/pipelineFeature';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -59,9 +60,10 @@ connection.onInitialized(() => {
 const models = new DocumentModels(documents);
 const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
 const simulations = new SimulationService(models);
-new HoverFeature(connection, models, settings, simulations);
+const pipelines = new PipelineFeature(connection, documents, settings, models);
+new HoverFeature(connection, models, settings, simulations, pipelines);
 new InlayHintsFeature(connection, models, settings, simulations);
-new CodeLensFeature(connection, models, settings, simulations);
+new CodeLensFeature(connection, models, settings, simulations, pipelines);
 new SimulateRequestFeature(connection, documents, settings, simulations);
 new CodeActionsFeature(connection);
 new StructureFeature(connection, documents, models);
@@ -74,6 +76,7 @@ documents.onDidClose((e) => simulations.forget(e.document.uri));
 connection.onDidChangeConfiguration(() => {
   settings.invalidate();
   diagnostics.revalidateAll();
+  pipelines.revalidateAll();
   // Hints and lenses depend on the scenarios: ask the client to fetch them again.
   void connection.languages.inlayHint.refresh().catch(() => undefined);
   void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);

@@ -3,14 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { validateAgentConfig } from '../../server/src/engine/config/validateAgentConfig';
 import { toLspDiagnostic } from '../../server/src/lsp/convert';
-import { readProjectSettings as readSettings } from '../../server/src/engine/project';
+import { DEFAULT_SETTINGS } from '../../server/src/protocol';
 import { simulationContext } from '../../server/src/lsp/simulationContext';
 import { generateVariedAgentConfig, seededRandom } from '../support/generateConfig';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 
 /** The diagnostics a from-scratch validation gives for `text`, as the server publishes them. */
 function fromScratch(uri: string, agentName: string, text: string): Diagnostic[] {
-  const settings = readSettings({});
+  const settings = DEFAULT_SETTINGS;
   return validateAgentConfig(text, { target: settings.target, agentName, rules: simulationContext(uri, settings) }).map(toLspDiagnostic) as Diagnostic[];
 }
 

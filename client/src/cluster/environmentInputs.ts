@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EnvironmentScenarioArgs, ScenarioSetting } from '../../../server/src/protocol';
+import { agentOfPath } from '../documentSelector';
 
-const AGENT_DIR = /[\\/]\.gitlab[\\/]agents[\\/]([^\\/]+)[\\/]/;
 const BUILT_IN = 'built-in';
 
 /** The template to render: a workspace file, or GitLab's built-in default for an agent. */
@@ -13,7 +13,7 @@ export interface TemplateChoice {
 }
 
 function agentOf(uri: vscode.Uri | undefined): string | undefined {
-  return uri ? AGENT_DIR.exec(uri.path)?.[1] : undefined;
+  return uri ? agentOfPath(uri.path) : undefined;
 }
 
 /**

@@ -2,21 +2,28 @@ import type { CodeLens, Connection } from 'vscode-languageserver';
 import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
 import { SHOW_SIMULATION_COMMAND } from '../protocol';
 import type { DocumentModels } from './documentModels';
+import type { PipelineFeature } from './pipeline/pipelineFeature';
+import { isPipelineDocument } from './pipeline/pipelineService';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
 
-/** A code lens above each ci_access entry: the outcome over the active scenarios; it opens the simulation. */
+/**
+ * A code lens above each ci_access entry: the outcome over the active scenarios; it opens the
+ * simulation. On `.gitlab-ci.yml`, the pipeline's lens above each job.
+ */
 export class CodeLensFeature {
   constructor(
     connection: Connection,
     private readonly models: DocumentModels,
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
+    private readonly pipelines: PipelineFeature,
   ) {
     connection.onCodeLens((params) => this.lenses(params.textDocument.uri));
   }
 
   private async lenses(uri: string): Promise<CodeLens[]> {
+    if (isPipelineDocument(uri)) return this.pipelines.lenses(uri);
     const config = this.models.agentConfig(uri);
     if (!config || config.parsed.hasSyntaxErrors) return [];
     const { document, parsed, doc } = config;

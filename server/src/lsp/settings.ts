@@ -20,7 +20,7 @@ export class SettingsStore {
     if (!this.clientSupportsConfiguration()) return DEFAULT_SETTINGS;
     try {
       const raw = ((await this.connection.workspace.getConfiguration(SETTINGS_SECTION)) ?? {}) as Partial<Record<string, unknown>>;
-      this.cached = readProjectSettings(raw);
+      this.cached = readServerSettings(raw);
     } catch {
       this.cached = DEFAULT_SETTINGS;
     }
@@ -30,4 +30,10 @@ export class SettingsStore {
   invalidate(): void {
     this.cached = null;
   }
+}
+
+/** The engine's settings, and what only the editor reads (the pipeline's extra agent configurations). */
+function readServerSettings(raw: Partial<Record<string, unknown>>): ServerSettings {
+  const agentConfigs = Array.isArray(raw.agentConfigs) ? raw.agentConfigs.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim()) : [];
+  return { ...readProjectSettings(raw), agentConfigs };
 }

@@ -3,6 +3,7 @@ import { applyCommand } from './apply';
 import { destroyCommand } from './destroy';
 import { exprCommand } from './expr';
 import { fluxCommand } from './flux';
+import { pipelineCommand } from './pipeline';
 import { renderCommand } from './render';
 import { simulateCommand } from './simulate';
 import { slugCommand } from './slug';
@@ -10,4 +11,4 @@ import { validateCommand } from './validate';
 import { workspaceCommand } from './workspace';
 
 /** Every `agentcfg` sub-command, in the order `agentcfg --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, exprCommand, slugCommand, renderCommand, applyCommand, destroyCommand, workspaceCommand, fluxCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, pipelineCommand, exprCommand, slugCommand, renderCommand, applyCommand, destroyCommand, workspaceCommand, fluxCommand];

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readCiAccess } from '../../engine/access/model';
+import type { JobScenario } from '../../engine/access/scenarios';
+import { parseYaml } from '../../engine/config/yamlDocument';
+import { classifyPath } from '../../engine/files';
+import type { JobAccess, MappedAgent } from '../../engine/pipeline/accessMap';
+import { pipelineAccess } from '../../engine/project';
+import { agentConfigsUnder } from '../../workspace/agentConfigs';
+import { configProjectPathFromGit } from '../../workspace/gitRemote';
+import { parseArgs, UsageError, type ParsedArgs } from '../args';
+import type { CliCommand } from '../io';
+import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs } from '../projectSettings';
+import { formatOption } from '../options';
+
+const USAGE = `agentcfg pipeline <.gitlab-ci.yml> --project <full/path> [--agent-config <config.yaml>]... [--root <dir>]
+       [--ref <ref>] [--tag] [--merge-request] [--protected] [--pipeline-source <s>] [--user <login>] [--var K=V]...
+       [--format text|json] ${PROJECT_SETTING_USAGE}
+   Without --agent-config: every .gitlab/agents/<agent>/config.yaml under the repository root (default: the pipeline file's folder).
+   Without scenario flags: the built-in pipeline situations (push to the default branch, to a feature branch, a tag,
+   a merge request, a schedule), then the scenarios of --settings.`;
+
+/** Options that describe one pipeline situation. */
+const SITUATION_VALUES = ['ref', 'pipeline-source', 'user'];
+const SITUATION_FLAGS = ['tag', 'merge-request', 'protected'];
+
+/**
+ * `agentcfg pipeline`: the access map of a project's pipeline — for each job and situation, whether
+ * it runs, its environment, and every agent's context in its KUBECONFIG (authorized or why not,
+ * namespace, identity, managed environment). The same engine call as the editor's lenses on `.gitlab-ci.yml`.
+ */
+export const pipelineCommand: CliCommand = {
+  name: 'pipeline',
+  summary: "Map which jobs of a .gitlab-ci.yml get which agent's cluster, where and as whom.",
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseArgs(argv, {
+      values: ['project', 'root', 'format', ...SITUATION_VALUES, ...PROJECT_SETTING_OPTIONS.values],
+      repeated: ['agent-config', 'var'],
+      flags: [...SITUATION_FLAGS, ...PROJECT_SETTING_OPTIONS.flags],
+    });
+    if (args.positional.length !== 1) throw new UsageError('name exactly one .gitlab-ci.yml');
+    const format = formatOption(args);
+    const projectPath = args.values.project;
+    if (!projectPath) throw new UsageError('--project <full/path> is required: the project the pipeline runs in');
+    const settings = projectSettingsFromArgs(args, io.cwd);
+    const situation = situationFromArgs(args);
+    const file = path.resolve(io.cwd, args.positional[0]);
+    const root = path.resolve(io.cwd, args.values.root ?? path.dirname(file));
+    const text = readText(file);
+    if (text === null) throw new UsageError(`cannot read ${args.positional[0]}`);
+    // Agents beside the pipeline share its repository; those named by --agent-config live in their own.
+    const extra = args.repeated['agent-config'];
+    const agents = extra ? extra.map((c) => mappedAgent(path.resolve(io.cwd, c), configProjectPathFromGit(path.resolve(io.cwd, c)) || settings.configProjectPath || projectPath)) : agentConfigsUnder(root).map((c) => mappedAgent(c, settings.configProjectPath || configProjectPathFromGit(c) || projectPath));
+
+    const result = pipelineAccess({
+      text,
+      file: path.relative(root, file).replaceAll(path.sep, '/'),
+      read: (included) => readText(path.join(root, included.replace(/^\/+/, ''))),
+      projectPath,
+      settings,
+      agents,
+      ...(situation ? { scenarios: [situation] } : {}),
+    });
+    io.out(format === 'json' ? `${JSON.stringify(result.map, null, 2)}\n` : mapText(result.map, agents.length));
+    for (const d of result.diagnostics) io.err(`${d.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
+    return result.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+  },
+};
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The situation the flags describe, or null for the active ones. */
+function situationFromArgs(args: ParsedArgs): JobScenario | null {
+  const given = SITUATION_VALUES.some((o) => args.values[o] !== undefined) || SITUATION_FLAGS.some((f) => args.flags.has(f)) || (args.repeated.var?.length ?? 0) > 0;
+  if (!given) return null;
+  const variables: Record<string, string> = {};
+  for (const pair of args.repeated.var ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--var needs KEY=VALUE, got "${pair}"`);
+    variables[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const ref = args.values.ref ?? 'main';
+  return {
+    name: `${args.flags.has('merge-request') ? 'merge request from ' : args.flags.has('tag') ? 'tag ' : 'push to '}${ref}`,
+    ref,
+    isTag: args.flags.has('tag'),
+    isMergeRequest: args.flags.has('merge-request'),
+    protectedRef: args.flags.has('protected'),
+    ...(args.values['pipeline-source'] ? { pipelineSource: args.values['pipeline-source'] } : {}),
+    ...(args.values.user ? { userLogin: args.values.user } : {}),
+    variables,
+  };
+}
+
+/** An agent from its config file, named by its folder. */
+function mappedAgent(file: string, configProjectPath: string): MappedAgent {
+  const text = readText(file);
+  if (text === null) throw new UsageError(`cannot read --agent-config ${file}`);
+  const kind = classifyPath(file);
+  if (kind.kind !== 'agentConfig') throw new UsageError(`--agent-config ${file} is not at .gitlab/agents/<agent>/config.yaml, so its agent has no name`);
+  return { agent: { configProjectPath, name: kind.agentName }, ciAccess: readCiAccess(parseYaml(text).value) };
+}
+
+function mapText(map: readonly JobAccess[], agents: number): string {
+  if (!map.length) return 'No jobs.\n';
+  const lines: string[] = [];
+  let job = '';
+  // Grouped by job, jobs in pipeline order (the map is ordered by situation, then job).
+  const jobs = [...new Set(map.map((r) => r.job))];
+  for (const row of jobs.flatMap((name) => map.filter((r) => r.job === name))) {
+    if (row.job !== job) {
+      job = row.job;
+      // The environment as expanded where the job runs (its name may depend on the ref).
+      const environment = (map.find((r) => r.job === job && r.runs !== false) ?? row).environment;
+      lines.push('', `${job}${environment ? ` → environment ${environment.name}${environment.action !== 'start' ? ` (${environment.action})` : ''}` : ''}`);
+    }
+    const runs = row.runs === true ? (row.when === 'manual' ? 'manual' : 'runs') : row.runs === false ? 'does not run' : 'depends';
+    const contexts = row.runs === false ? '' : row.contexts.map((c) => (c.authorized ? `${c.context} → ${c.namespace ?? '(no namespace)'} as ${c.identity}${c.managedEnvironment ? ' [managed environment]' : ''}` : `${c.context} ✗ ${c.reason ?? 'not authorized'}`)).join('; ') || (agents ? '' : 'no agent configuration found');
+    lines.push(`  ${row.scenario}: ${runs} (${row.reason})${contexts ? ` — ${contexts}` : ''}`);
+  }
+  return `${lines.join('\n').trimStart()}\n`;
+}

@@ -1,0 +1,161 @@
+import type { AgentRef } from '../access/authorize';
+import { kubeContextName } from '../access/identity';
+import type { CiAccessModel } from '../access/model';
+import type { JobScenario } from '../access/scenarios';
+import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
+import { rulesIfVariables, scenarioVariables, type Scenario } from '../vars/scenario';
+import { jobDecision } from './decision';
+import { expandAgentPath, expandEnvironmentName } from './environmentName';
+import type { JobEnvironment, JobWhen, Pipeline, PipelineJob, SourceLocation } from './model';
+
+/** An agent whose configuration the map reads: found in the workspace, or named in settings. */
+export interface MappedAgent {
+  readonly agent: AgentRef;
+  readonly ciAccess: CiAccessModel;
+}
+
+export interface AccessMapInput {
+  readonly pipeline: Pipeline;
+  /** Full path of the project the pipeline runs in. */
+  readonly projectPath: string;
+  readonly projectId?: number | string;
+  readonly defaultBranch: string;
+  readonly scenarios: readonly JobScenario[];
+  readonly agents: readonly MappedAgent[];
+  readonly options: SimulationOptions;
+}
+
+/** One agent's context in a job's KUBECONFIG (or why it is missing). */
+export interface ContextAccess {
+  /** `<agent configuration project path>:<agent name>`. */
+  readonly context: string;
+  readonly authorized: boolean;
+  readonly namespace: string | null;
+  readonly identity: string | null;
+  /** `access_as` of the authorizing entry: `agent`, `ci_job`, `impersonate`. */
+  readonly accessAs: AccessOutcome['access_as'];
+  /** Why the job gets no context from this agent; absent when authorized. */
+  readonly reason?: string;
+  /** The entry that authorizes (`project acme/web`, `group acme`, …). */
+  readonly via: string | null;
+  /** GitLab prepares a managed environment (resource_management) for this job with this agent before it starts. */
+  readonly managedEnvironment: boolean;
+  /** Problems of the outcome (an invalid or truncated namespace, a rule that cannot be evaluated). */
+  readonly problems: readonly string[];
+}
+
+export interface MappedEnvironment {
+  /** After GitLab's expansion. */
+  readonly name: string;
+  readonly action: NonNullable<JobEnvironment['action']>;
+  readonly tier: string | null;
+  /** `environment:kubernetes:agent` after expansion; null when not set. */
+  readonly agent: string | null;
+  /** Variables the expansion did not know (left empty, as GitLab does). */
+  readonly unresolved: readonly string[];
+}
+
+/** One job in one pipeline situation. */
+export interface JobAccess {
+  readonly job: string;
+  readonly scenario: string;
+  readonly runs: true | false | 'depends';
+  readonly when: JobWhen;
+  /** What decided whether it runs. */
+  readonly reason: string;
+  readonly environment: MappedEnvironment | null;
+  /** Every agent's context, authorized or not, in agent order; empty when the job does not run. */
+  readonly contexts: readonly ContextAccess[];
+  readonly location: SourceLocation;
+}
+
+/**
+ * Which job gets which cluster, where and as whom: every job of the pipeline in every situation,
+ * with the contexts GitLab would put in its KUBECONFIG (one per agent that authorizes the project,
+ * for the job's environment and ref) and whether a managed environment is prepared before it starts.
+ */
+export function accessMap(input: AccessMapInput): JobAccess[] {
+  const out: JobAccess[] = [];
+  for (const situation of input.scenarios) {
+    const base = pipelineScenario(input, situation);
+    // What rules:if reads: the situation's predefined and user variables (the pipeline's own
+    // `variables:` and rule variables are added by the decision, as GitLab scopes them).
+    const variables = rulesIfVariables(scenarioVariables(base));
+    for (const job of input.pipeline.jobs) {
+      const decision = jobDecision(input.pipeline, job, variables);
+      const environment = mappedEnvironment(input.pipeline, job, variables);
+      const contexts = decision.runs === false ? [] : input.agents.map((agent) => contextAccess(agent, job, environment, jobScenario(base, input.pipeline, job, environment), input.options));
+      out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, location: job.location });
+    }
+  }
+  return out;
+}
+
+/** The scenario of the pipeline as a whole: the project, the ref and the situation's variables. */
+function pipelineScenario(input: AccessMapInput, situation: JobScenario): Scenario {
+  return {
+    name: situation.name,
+    projectPath: situation.projectPath ?? input.projectPath,
+    ...(input.projectId !== undefined ? { projectId: input.projectId } : {}),
+    ref: situation.ref,
+    ...(situation.isTag !== undefined ? { isTag: situation.isTag } : {}),
+    ...(situation.isMergeRequest !== undefined ? { isMergeRequest: situation.isMergeRequest } : {}),
+    protectedRef: situation.protectedRef ?? false,
+    ...(situation.pipelineSource ? { pipelineSource: situation.pipelineSource } : {}),
+    ...(situation.userLogin ? { userLogin: situation.userLogin } : {}),
+    defaultBranch: input.defaultBranch,
+    variables: { ...situation.variables },
+  };
+}
+
+/**
+ * The job's own scenario, for the agent's decision: the pipeline's, with the job, its environment,
+ * and the pipeline's and job's `variables:` (CI variables of the job, which the `rules` design reads).
+ */
+function jobScenario(base: Scenario, pipeline: Pipeline, job: PipelineJob, environment: MappedEnvironment | null): Scenario {
+  return {
+    ...base,
+    variables: { ...pipeline.variables, ...job.variables, ...base.variables },
+    jobName: job.name,
+    jobStage: job.stage,
+    ...(environment
+      ? {
+          environmentName: environment.name,
+          ...(job.environment?.deploymentTier ? { environmentTier: job.environment.deploymentTier } : {}),
+          environmentAction: environment.action,
+        }
+      : {}),
+  };
+}
+
+function mappedEnvironment(pipeline: Pipeline, job: PipelineJob, variables: ReadonlyMap<string, string>): MappedEnvironment | null {
+  if (!job.environment) return null;
+  const name = expandEnvironmentName(job, variables, pipeline);
+  const agent = expandAgentPath(job, variables, pipeline);
+  return {
+    name: name.name,
+    action: job.environment.action ?? 'start',
+    tier: job.environment.deploymentTier ?? null,
+    agent: agent?.name ?? null,
+    unresolved: [...new Set([...name.unresolved, ...(agent?.unresolved ?? [])])],
+  };
+}
+
+function contextAccess(mapped: MappedAgent, job: PipelineJob, environment: MappedEnvironment | null, scenario: Scenario, options: SimulationOptions): ContextAccess {
+  const outcome: AccessOutcome = simulateAccess(mapped.ciAccess, mapped.agent, scenario, options);
+  const context = kubeContextName(mapped.agent);
+  // GitLab prepares the environment when the job's environment names this agent, managed resources
+  // are not turned off there, and the winning authorization enables resource management.
+  const managedEnvironment = outcome.authorized && outcome.resource_management && environment?.agent === context && job.environment?.kubernetes?.managedResources !== false;
+  return {
+    context,
+    authorized: outcome.authorized,
+    namespace: outcome.namespace,
+    identity: outcome.identity?.username ?? null,
+    accessAs: outcome.access_as,
+    ...(outcome.denial !== null ? { reason: outcome.denial } : {}),
+    via: viaLabel(outcome),
+    managedEnvironment,
+    problems: outcome.problems.map((p) => p.message),
+  };
+}

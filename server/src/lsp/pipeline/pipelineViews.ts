@@ -1,0 +1,35 @@
+import type { JobAccess } from '../../engine/pipeline/accessMap';
+
+const escape = (text: string) => text.replace(/[|\\`*_]/g, (c) => `\\${c}`);
+
+/** The short name of a context for a lens: the agent's name. */
+const agentOf = (context: string) => context.slice(context.lastIndexOf(':') + 1);
+
+/** One line above a job: what it gets, over the situations where it runs. */
+export function jobLensTitle(rows: readonly JobAccess[]): string {
+  const running = rows.filter((r) => r.runs !== false);
+  if (!running.length) return `☸ does not run in any of ${rows.length} situations`;
+  const grants = new Map<string, number>();
+  for (const row of running) {
+    for (const c of row.contexts) {
+      if (!c.authorized) continue;
+      const grant = `${agentOf(c.context)} → ${c.namespace ?? '(no namespace)'} as ${c.accessAs ?? 'agent'}${c.managedEnvironment ? ' (managed)' : ''}`;
+      grants.set(grant, (grants.get(grant) ?? 0) + 1);
+    }
+  }
+  const where = `${running.length}/${rows.length} situations`;
+  if (!grants.size) return `☸ no cluster access · runs in ${where}`;
+  const shown = [...grants.keys()].slice(0, 2).join(', ');
+  return `☸ ${shown}${grants.size > 2 ? `, +${grants.size - 2}` : ''} · runs in ${where}`;
+}
+
+/** The hover on a job: one row per situation, with every context. */
+export function jobHover(job: string, rows: readonly JobAccess[]): string {
+  const lines = rows.map((r) => {
+    const runs = r.runs === true ? (r.when === 'manual' ? 'manual' : '✓ runs') : r.runs === false ? '✗ no' : '? depends';
+    const contexts = r.runs === false ? '—' : r.contexts.map((c) => (c.authorized ? `\`${escape(c.context)}\` → \`${escape(c.namespace ?? '(none)')}\` as ${escape(c.identity ?? '')}${c.managedEnvironment ? ' · managed environment' : ''}` : `\`${escape(c.context)}\` ✗ ${escape(c.reason ?? 'not authorized')}`)).join('<br>') || 'no agent configuration found';
+    return `| ${escape(r.scenario)} | ${runs} | ${escape(r.environment?.name ?? '—')} | ${contexts} |`;
+  });
+  const why = rows.map((r) => `- ${escape(r.scenario)}: ${escape(r.reason)}`).join('\n');
+  return [`**Cluster access of job \`${escape(job)}\`**`, '', '| situation | runs | environment | contexts in KUBECONFIG |', '|---|---|---|---|', ...lines, '', why].join('\n');
+}

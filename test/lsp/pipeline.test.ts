@@ -1,0 +1,128 @@
+/**
+ * The pipeline's access map over stdio, on `.gitlab-ci.yml`: the lens above each job, the hover
+ * with the per-situation table, and the three diagnostics where the pipeline and the agent
+ * configurations disagree (an agent that does not authorize the job, an invalid namespace, a
+ * `kubectl --context` no authorized agent provides). Contexts are named
+ * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#ci-job-kubeconfig).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
+import { LspTestClient } from '../support/lspClient';
+import { rangeOf } from '../support/ranges';
+
+const CONFIG = `ci_access:
+  projects:
+    - id: acme/shop
+      default_namespace: shop
+      access_as:
+        ci_job: {}
+      environments: [production, review/*]
+      protected_branches_only: true
+    - id: acme/other
+`;
+
+const PIPELINE = `variables:
+  AGENT: acme/agents:prod
+
+review:
+  script:
+    - kubectl --context acme/agents:prod get pods
+  environment:
+    name: review/$CI_COMMIT_REF_SLUG
+    kubernetes:
+      agent: acme/agents:prod
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+
+deploy:
+  script:
+    - kubectl --context acme/agents:prod apply -f k8s/
+    - kubectl --context acme/agents:prd rollout status deploy/app
+  environment:
+    name: production
+    kubernetes:
+      agent: acme/agents:prod
+  rules:
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+`;
+
+describe('LSP over stdio: the access map on .gitlab-ci.yml', () => {
+  let client: LspTestClient;
+  let workspace: string;
+  let uri: string;
+  let configFile: string;
+  before(async () => {
+    // Two repositories, as on GitLab: the project acme/shop with its pipeline, and acme/agents
+    // holding the agent's configuration, which the setting agentConfigs points at.
+    workspace = mkdtempSync(path.join(tmpdir(), 'agentcfg-pipeline-'));
+    const shop = path.join(workspace, 'shop');
+    const agents = path.join(workspace, 'agents');
+    for (const [repo, remote] of [[shop, 'git@gitlab.example.com:acme/shop.git'], [agents, 'https://gitlab.example.com/acme/agents.git']]) {
+      mkdirSync(repo, { recursive: true });
+      execFileSync('git', ['init', '-q', repo]);
+      execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', remote]);
+    }
+    configFile = path.join(agents, '.gitlab', 'agents', 'prod', 'config.yaml');
+    mkdirSync(path.dirname(configFile), { recursive: true });
+    writeFileSync(configFile, CONFIG);
+    writeFileSync(path.join(shop, '.gitlab-ci.yml'), PIPELINE);
+    uri = pathToFileURL(path.join(shop, '.gitlab-ci.yml')).href;
+    client = await LspTestClient.start({ settings: { agentConfigs: ['../agents/.gitlab/agents/prod/config.yaml'] }, workspaceFolder: workspace });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  test('diagnostics: the agent denies the review job (protected_branches_only), and a context no agent provides', async () => {
+    const published = await client.open(uri, PIPELINE);
+    const byCode = new Map(published.diagnostics.map((d) => [d.code, d]));
+    assert.deepEqual([...byCode.keys()].sort(), ['pipeline.agentDenied', 'pipeline.unknownContext'], JSON.stringify(published.diagnostics, null, 2));
+    const denied = byCode.get('pipeline.agentDenied')!;
+    assert.match(denied.message, /Agent "acme\/agents:prod" does not authorize job "review" in "merge request from feature\/login": .*protected_branches_only/);
+    assert.deepEqual(denied.range.start, rangeOf(PIPELINE, 'agent: acme/agents:prod\n  rules').start);
+    const unknown = byCode.get('pipeline.unknownContext')!;
+    assert.deepEqual(unknown.range.start, rangeOf(PIPELINE, 'acme/agents:prd').start);
+    assert.match(unknown.message, /no context "acme\/agents:prd".*did you mean "acme\/agents:prod"/);
+  });
+
+  test('an invalid namespace for a job is flagged at its environment', async () => {
+    const config = CONFIG.replace('default_namespace: shop', 'default_namespace: Shop_NS');
+    const configUri = pathToFileURL(configFile).href;
+    // The pipeline is mapped again when an agent's configuration changes in the editor.
+    const waiting = client.nextDiagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'pipeline.invalidNamespace'));
+    await client.open(configUri, config);
+    const republished = await waiting;
+    const invalid = republished.diagnostics.find((d) => d.code === 'pipeline.invalidNamespace')!;
+    assert.match(invalid.message, /Job "deploy" would get an invalid namespace in "push to main" \(acme\/agents:prod\)/);
+    // Closed without saving: the file on disk counts again.
+    const reverted = client.nextDiagnostics(uri, (p) => !p.diagnostics.some((d) => d.code === 'pipeline.invalidNamespace'));
+    client.close(configUri);
+    await reverted;
+  });
+
+  test('a lens above each job says what it gets, where and as whom', async () => {
+    const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    const titles = Object.fromEntries(lenses.map((l) => [l.range.start.line, l.command?.title]));
+    assert.equal(titles[rangeOf(PIPELINE, 'deploy:').start.line], '☸ prod → shop as ci_job · runs in 2/5 situations');
+    assert.equal(titles[rangeOf(PIPELINE, 'review:').start.line], '☸ no cluster access · runs in 1/5 situations');
+  });
+
+  test('the hover on a job shows every situation with its contexts', async () => {
+    const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: rangeOf(PIPELINE, 'deploy:').start });
+    const text = (hover.contents as { value: string }).value;
+    assert.match(text, /\| push to main \| ✓ runs \| production \| `acme\/agents:prod` → `shop` as gitlab:ci\\_job:<job id> \|/);
+    assert.match(text, /\| tag v1\.2\.0 \| ✗ no \|/);
+  });
+
+  test('other features stay with the user\'s YAML extension: no completion, symbols or folding from us', async () => {
+    const symbols = await client.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.deepEqual(symbols, []);
+  });
+});
