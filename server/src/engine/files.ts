@@ -1,3 +1,5 @@
+import type { EngineDiagnostic } from './diagnostics';
+
 /** What kind of file the engine is looking at, from its path. */
 export type FileKind =
   | { readonly kind: 'agentConfig'; readonly agentName: string }
@@ -38,4 +40,33 @@ function safeDecode(value: string): string {
   } catch {
     return value;
   }
+}
+
+/**
+ * GitLab opens `config.yaml` and `environment_templates/default.yaml` only; the `.yml` spelling of
+ * either is never read (docs/gitlab-behaviour.md#ignored-file-names). A warning on the first line,
+ * with the name to rename the file to; null for every other file.
+ */
+export function ignoredSpellingDiagnostic(filePath: string, text: string): EngineDiagnostic | null {
+  const inside = agentDirectoryOf(filePath)?.inside;
+  const firstLine = { start: { line: 0, character: 0 }, end: { line: 0, character: text.split(/\r?\n/, 1)[0].length } };
+  if (inside === 'config.yml') {
+    return {
+      range: firstLine,
+      severity: 'warning',
+      code: 'file.ignoredName',
+      message: 'GitLab reads only config.yaml (not .yml) and ignores this file: nothing in it configures the agent. Rename it to config.yaml.',
+      data: { renameTo: 'config.yaml' },
+    };
+  }
+  if (inside === 'environment_templates/default.yml') {
+    return {
+      range: firstLine,
+      severity: 'warning',
+      code: 'file.ignoredName',
+      message: 'GitLab reads only environment_templates/default.yaml (not .yml) and ignores this file: without default.yaml it renders its built-in default template. Rename it to default.yaml.',
+      data: { renameTo: 'default.yaml' },
+    };
+  }
+  return null;
 }

@@ -14,6 +14,8 @@ export class CodeActionsFeature {
     const uri = params.textDocument.uri;
     return params.context.diagnostics.flatMap((diagnostic) => {
       if (diagnostic.source !== DIAGNOSTIC_SOURCE) return [];
+      const rename = renameFix(uri, diagnostic);
+      if (rename) return [rename];
       const fix = quickFix(diagnostic);
       if (!fix) return [];
       return [
@@ -27,6 +29,20 @@ export class CodeActionsFeature {
       ];
     });
   }
+}
+
+/** `file.ignoredName`: rename config.yml / default.yml to the name GitLab reads (docs/gitlab-behaviour.md#ignored-file-names). */
+function renameFix(uri: string, diagnostic: Diagnostic): CodeAction | null {
+  const renameTo = (diagnostic.data as Record<string, unknown> | undefined)?.renameTo;
+  if (diagnostic.code !== 'file.ignoredName' || (renameTo !== 'config.yaml' && renameTo !== 'default.yaml')) return null;
+  const newUri = uri.replace(/[^/]*$/, renameTo);
+  return {
+    title: `Rename the file to ${renameTo}`,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [diagnostic],
+    isPreferred: true,
+    edit: { documentChanges: [{ kind: 'rename', oldUri: uri, newUri, options: { overwrite: false, ignoreIfExists: false } }] },
+  };
 }
 
 function quickFix(diagnostic: Diagnostic): { title: string; newText: string; range?: Range } | null {

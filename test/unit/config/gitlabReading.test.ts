@@ -140,3 +140,25 @@ describe('rules:if as GitLab\'s lexer of the chosen release reads it', () => {
     assert.deepEqual(outcome('18.10'), [false, false, false, false]);
   });
 });
+
+// docs/gitlab-behaviour.md#ignored-file-names
+describe('file names GitLab ignores: config.yml and environment_templates/default.yml', () => {
+  const ignored = (path: string, content: string) =>
+    checkAgentFile({ path, content }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS)
+      .filter((d) => d.code === 'file.ignoredName')
+      .map((d) => d.data?.renameTo);
+  for (const [path, content, expected] of [
+    ['repo/.gitlab/agents/prod/config.yml', 'ci_access:\n  projects:\n    - id: acme/app\n', ['config.yaml']],
+    ['repo/.gitlab/agents/prod/config.yaml', 'ci_access:\n  projects:\n    - id: acme/app\n', []],
+    ['repo/.gitlab/agents/prod/environment_templates/default.yml', 'objects: []\n', ['default.yaml']],
+    ['repo/.gitlab/agents/prod/environment_templates/default.yaml', 'objects: []\n', []],
+    ['repo/config.yml', 'ci_access: {}\n', []],
+  ] as const) {
+    test(`${path}`, () => assert.deepEqual(ignored(path, content), expected));
+  }
+
+  test('config.yml is still checked, so it is right once renamed', () => {
+    const found = checkAgentFile({ path: 'repo/.gitlab/agents/prod/config.yml', content: 'ci_acess: {}\n' }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS);
+    assert.deepEqual(codes(found).sort(), ['error schema.unknownKey', 'warning file.ignoredName']);
+  });
+});

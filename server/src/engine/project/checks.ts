@@ -4,7 +4,7 @@ import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type Valida
 import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics } from '../crossFile/agentFiles';
 import type { EngineDiagnostic } from '../diagnostics';
-import { classifyPath } from '../files';
+import { classifyPath, ignoredSpellingDiagnostic } from '../files';
 import { isRenderable, validateEnvironmentTemplate } from '../template/diagnostics/validateEnvironmentTemplate';
 import { decodeUtf8, invalidUtf8Diagnostic } from '../text/utf8';
 import { activeScenarios, scenarioContext, UNNAMED_AGENT, type ProjectSettings } from './settings';
@@ -41,7 +41,9 @@ export function checkAgentFile(file: AgentFile, settings: ProjectSettings, sibli
     kind.kind === 'environmentTemplate'
       ? checkEnvironmentTemplate(decoded.text, kind.templateName, kind.agentName, settings, siblings)
       : checkAgentConfig(model ?? wholeFileModel(decoded.text), kind.kind === 'agentConfig' ? kind.agentName : null, settings, siblings);
-  const diagnostics = finalizeDiagnostics(decoded.encoding ? [decoded.encoding, ...found] : found);
+  const ignored = ignoredSpellingDiagnostic(file.path, decoded.text);
+  const all = ignored ? [ignored, ...found] : found;
+  const diagnostics = finalizeDiagnostics(decoded.encoding ? [decoded.encoding, ...all] : all);
   // The encoding is the first thing to fix: never cut by the cap on the number of problems.
   if (decoded.encoding && !diagnostics.includes(decoded.encoding)) diagnostics.unshift(decoded.encoding);
   return diagnostics;
