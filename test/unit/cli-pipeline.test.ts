@@ -1,0 +1,60 @@
+/**
+ * `agentcfg pipeline`: the access map of examples/.gitlab-ci.yml (the pipeline of acme/shop/storefront)
+ * against the example agents, in the JSON shape issue 12 documents, and its diagnostics on stderr.
+ * Jobs run as GitLab decides (docs.gitlab.com/ci/jobs/job_rules/); contexts are named
+ * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#ci-job-kubeconfig).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { agentcfg } from '../support/cli';
+
+interface Row {
+  job: string;
+  scenario: string;
+  runs: boolean | 'depends';
+  when: string;
+  environment: { name: string; action: string; agent: string | null } | null;
+  contexts: { context: string; authorized: boolean; namespace: string | null; identity: string | null; reason?: string; managedEnvironment: boolean }[];
+}
+
+const run = (...extra: string[]) => agentcfg('pipeline', 'examples/.gitlab-ci.yml', '--project', 'acme/shop/storefront', '--agent-project', 'acme/infra/agents', ...extra);
+
+describe('agentcfg pipeline', () => {
+  test('--format json: one object per job and situation, with runs, environment and every context', () => {
+    const { code, stdout, stderr } = run('--format', 'json');
+    assert.equal(code, 0, stderr);
+    const rows = JSON.parse(stdout) as Row[];
+    const at = (job: string, scenario: string) => rows.find((r) => r.job === job && r.scenario === scenario)!;
+    for (const row of rows) assert.deepEqual(Object.keys(row).slice(0, 6), ['job', 'scenario', 'runs', 'when', 'reason', 'environment']);
+
+    const review = at('review', 'merge request from feature/login');
+    assert.equal(review.runs, true);
+    assert.equal(review.environment?.name, 'review/feature-login');
+    const production = review.contexts.find((c) => c.context === 'acme/infra/agents:production-agent')!;
+    assert.deepEqual([production.authorized, production.namespace, production.identity, production.managedEnvironment], [true, 'storefront', 'gitlab:ci_job:<job id>', true]);
+    assert.equal(at('review', 'push to main').runs, false);
+
+    const deploy = at('deploy_production', 'push to main');
+    assert.deepEqual([deploy.runs, deploy.when, deploy.environment?.name], [true, 'manual', 'production']);
+    // The build job has no environment: the agent's entry allows only production and review/*.
+    const build = at('build', 'push to main').contexts.find((c) => c.context === 'acme/infra/agents:production-agent')!;
+    assert.equal(build.authorized, false);
+    assert.match(build.reason!, /no environment/);
+  });
+
+  test('the typo in a kubectl --context is reported on stderr at its line, with the right name', () => {
+    const { stderr } = run();
+    assert.match(stderr, /^\.gitlab-ci\.yml:\d+:\d+: warning: kubectl would fail: the job's KUBECONFIG has no context "acme\/infra\/agents:prodution-agent".*did you mean "acme\/infra\/agents:production-agent"/m);
+  });
+
+  test('scenario flags map one situation', () => {
+    const rows = JSON.parse(run('--ref', 'v2.0.0', '--tag', '--protected', '--format', 'json').stdout) as Row[];
+    assert.deepEqual([...new Set(rows.map((r) => r.scenario))], ['tag v2.0.0']);
+    assert.ok(rows.every((r) => r.runs === false || r.job === 'build'));
+  });
+
+  test('usage errors exit 2', () => {
+    assert.equal(agentcfg('pipeline', 'examples/.gitlab-ci.yml').code, 2);
+    assert.equal(agentcfg('pipeline', 'no/such/.gitlab-ci.yml', '--project', 'a/b').code, 2);
+  });
+});
