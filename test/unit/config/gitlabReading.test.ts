@@ -162,3 +162,27 @@ describe('file names GitLab ignores: config.yml and environment_templates/defaul
     assert.deepEqual(codes(found).sort(), ['error schema.unknownKey', 'warning file.ignoredName']);
   });
 });
+
+// docs/gitlab-behaviour.md#removed-keys-by-version
+describe('removed keys by version: what each release still reads', () => {
+  const gitops = 'gitops:\n  manifest_projects:\n    - id: acme/manifests\n      ref:\n        branch: main\n      paths:\n        - glob: "/**/*.yaml"\n      prune_propagation_policy: foreground\n';
+  const brokenGitops = 'gitops:\n  manifest_projects:\n    - paths:\n        - glob: ""\n      reconcile_timeout: 1h\n';
+  const interval = 'remote_development:\n  partial_sync_interval: "10s"\n  full_sync_interval: "3600s"\n';
+  for (const [name, text, version, expected] of [
+    ['gitops in 16.1 (before its deprecation)', gitops, '16.1', []],
+    ['gitops in 16.2', gitops, '16.2', ['warning schema.deprecatedKey']],
+    ['gitops in 17.11 (the agent only logs it)', gitops, '17.11', ['warning schema.deprecatedKey']],
+    ['gitops in 18.0', gitops, '18.0', ['error schema.removedKey']],
+    ['gitops in the newest release', gitops, undefined, ['error schema.removedKey']],
+    ['a broken gitops block in 17.11: each problem inside is an error', brokenGitops, '17.11', ['warning schema.deprecatedKey', 'error schema.empty', 'error schema.format.duration']],
+    ['the sync intervals in 16.11', interval, '16.11', ['warning schema.deprecatedKey', 'warning schema.deprecatedKey']],
+    ['the sync intervals in 17.0', interval, '17.0', ['error schema.removedKey', 'error schema.removedKey']],
+    ['a sync interval that is no duration in 16.11', 'remote_development:\n  full_sync_interval: 1h\n', '16.11', ['warning schema.deprecatedKey', 'error schema.format.duration']],
+    ['starboard in every selectable release', 'starboard:\n  cadence: "0 18 * * *"\n', '16.0', ['error schema.removedKey']],
+  ] as const) {
+    test(name, () => {
+      const found = check(text, version);
+      assert.deepEqual(codes(found), expected, JSON.stringify(found, null, 1));
+    });
+  }
+});
