@@ -114,9 +114,11 @@ const SETTINGS_SETS: { name: string; settings: Record<string, unknown>; file: 'n
       noRuleMatch: 'allow',
       overlongNamespace: 'truncate',
       configProjectPath: 'acme/infra/agents',
+      // An older GitLab (docs/gitlab-behaviour.md#gitlab-versions): gitops a warning, instance and ! unknown.
+      gitlabVersion: '17.10',
     },
   },
-  { name: 'gitlab target, no presets', file: 'flat', settings: { target: 'gitlab', usePresetScenarios: false, scenarios: [{ name: 'main to production', ref: 'main', protectedRef: true, environmentName: 'production' }] } },
+  { name: 'gitlab target, no presets', file: 'flat', settings: { target: 'gitlab', gitlabVersion: '18.0', usePresetScenarios: false, scenarios: [{ name: 'main to production', ref: 'main', protectedRef: true, environmentName: 'production' }] } },
 ];
 
 const SEVERITY = ['', 'error', 'warning', 'information', 'hint'];
