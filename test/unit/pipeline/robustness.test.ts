@@ -154,3 +154,36 @@ describe('with includes not resolved here', () => {
     assert.match(pipeline.problems[1].message, /may be defined in an include that is not resolved here/);
   });
 });
+
+describe('aliases that stand for huge trees stay linear', () => {
+  test('extends merging two distinct alias pyramids of mappings', () => {
+    let text = '';
+    for (const side of ['a', 'b']) {
+      text += `${side}0: &${side}0 {k0: x, k1: x, k2: x, k3: x, k4: x}\n`;
+      for (let i = 1; i < 40; i++) text += `${side}${i}: &${side}${i} {k0: *${side}${i - 1}, k1: *${side}${i - 1}, k2: *${side}${i - 1}, k3: *${side}${i - 1}, k4: *${side}${i - 1}}\n`;
+    }
+    // 40 levels of 5 keys: 5^40 paths if merged naively. (Nesting past 64 levels is refused anyway.)
+    const started = Date.now();
+    const pipeline = readPipeline(`${text}.parent:\n  cache: *a39\njob:\n  extends: .parent\n  cache: *b39\n  script: x\n`, none);
+    assert.ok(Date.now() - started < 30_000, 'safety net only');
+    assert.ok(pipeline.jobs.some((j) => j.name === 'job'));
+  });
+});
+
+describe('many aliases', () => {
+  test('thousands of `<<: *defaults` are linear, not one document walk per alias', () => {
+    let text = '.defaults: &defaults\n  stage: deploy\n  rules:\n    - if: $CI_COMMIT_BRANCH\n';
+    for (let i = 0; i < 5_000; i++) text += `job${i}:\n  <<: *defaults\n  script: [x]\n`;
+    const started = Date.now();
+    const pipeline = readPipeline(text, none);
+    assert.ok(Date.now() - started < 30_000, 'safety net only');
+    assert.equal(pipeline.jobs.length, 5_000);
+    assert.equal(pipeline.jobs[4_999].stage, 'deploy');
+  });
+
+  test('an alias inside the node it names is refused as too deep', () => {
+    const pipeline = readPipeline('a: &a\n  b: *a\njob:\n  script: x\n', none);
+    assert.deepEqual(pipeline.jobs, []);
+    assert.ok(codes(pipeline).includes('pipeline.yamlTooDeep') || codes(pipeline).includes('pipeline.yamlSyntax'), JSON.stringify(pipeline.problems));
+  });
+});

@@ -13,7 +13,25 @@ export function deepMerge(base: YNode, over: YNode): YNode {
   return mergeMaps(base, over);
 }
 
+/**
+ * Merges already computed, per pair of nodes. Nodes are immutable and aliases share them, so a file
+ * whose aliases make a small text stand for a huge tree ("billion laughs") merges in time linear in
+ * its text, not in the tree it stands for.
+ */
+const merged = new WeakMap<YMap, WeakMap<YMap, YMap>>();
+
 export function mergeMaps(base: YMap, over: YMap): YMap {
+  if (base === over) return over;
+  let byOver = merged.get(base);
+  const known = byOver?.get(over);
+  if (known) return known;
+  const result = computeMerge(base, over);
+  if (!byOver) merged.set(base, (byOver = new WeakMap()));
+  byOver.set(over, result);
+  return result;
+}
+
+function computeMerge(base: YMap, over: YMap): YMap {
   if (base.entries.size === 0) return over;
   if (over.entries.size === 0) return { kind: 'map', entries: base.entries, loc: over.loc };
   const entries = new Map<string, YEntry>(base.entries);

@@ -93,13 +93,27 @@ export class ReferenceResolver {
   }
 }
 
+/**
+ * How many items a flattened list may have here. Aliases of aliases can make a few lines stand for
+ * millions of script lines (GitLab refuses such a file as too big); past this, the rest is not read.
+ */
+export const MAX_FLATTENED_ITEMS = 10_000;
+
 /** A list with the nested lists `!reference` produced flattened into it, as GitLab flattens `script` and `rules`. */
-export function flatten(node: YNode | undefined, levels = MAX_REFERENCE_NESTING): YNode[] {
+export function flatten(node: YNode | undefined): YNode[] {
   if (!node) return [];
   if (node.kind !== 'seq') return [node];
   const out: YNode[] = [];
-  for (const item of node.items) {
-    if (item.kind === 'seq' && levels > 0) out.push(...flatten(item, levels - 1));
+  // Iterative, depth-first, left to right: a stack of (list, next index, level).
+  const stack: { items: readonly YNode[]; next: number; level: number }[] = [{ items: node.items, next: 0, level: 0 }];
+  while (stack.length && out.length < MAX_FLATTENED_ITEMS) {
+    const top = stack[stack.length - 1];
+    if (top.next >= top.items.length) {
+      stack.pop();
+      continue;
+    }
+    const item = top.items[top.next++];
+    if (item.kind === 'seq' && top.level < MAX_REFERENCE_NESTING) stack.push({ items: item.items, next: 0, level: top.level + 1 });
     else out.push(item);
   }
   return out;

@@ -10,10 +10,11 @@
  *   overwritten and keys after it win; in a list of mappings the earlier ones win.
  * - `!reference [job, key, …]` stays a {@link YRef} until references are resolved
  *   (https://docs.gitlab.com/ci/yaml/yaml_optimization/#reference-tags).
- * - Psych, unlike the yaml library's YAML 1.1 schema, reads `y` and `n` as strings.
+ * - Psych, unlike the yaml library's YAML 1.1 schema, reads `y` and `n` as strings (ruby/psych
+ *   `lib/psych/scalar_scanner.rb`: only yes/true/on and no/false/off are booleans).
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
-import { composeYaml, dataTooDeepAt, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
+import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
 
 /** Where a value is: file and [start, end) offsets in it. */
 export interface Loc {
@@ -106,24 +107,35 @@ export function readTree(text: string, file: string): ReadTree {
     });
   }
   if (doc.errors.length > 0) return { root: null, problems };
-  const tooDeepAt = dataTooDeepAt(doc);
-  if (tooDeepAt !== null) {
-    problems.push({ loc: { file, start: tooDeepAt, end: tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
+  const converter = new Converter(text, file);
+  const root = doc.contents ? converter.convert(doc.contents as Node) : null;
+  if (converter.tooDeepAt !== null) {
+    problems.push({ loc: { file, start: converter.tooDeepAt, end: converter.tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
     return { root: null, problems };
   }
-  const converter = new Converter(doc, text, file);
-  return { root: doc.contents ? converter.convert(doc.contents as Node) : null, problems };
+  return { root, problems };
 }
 
 function firstLine(message: string): string {
   return message.split('\n')[0].trim().replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/**
+ * Converts nodes in document order, each once. Aliases are looked up in the anchors seen so far (the
+ * yaml library's own `Alias.resolve` walks the whole document for each alias, which made a file of a
+ * few thousand `<<: *defaults` take minutes); the data's depth, aliases expanded, is measured on the
+ * way, so an alias to an enclosing node (a cycle) or a pyramid of aliases is caught before anything
+ * recursive walks the data.
+ */
 class Converter {
   private readonly done = new Map<Node, YNode>();
+  private readonly anchors = new Map<string, Node>();
+  private readonly inProgress = new Set<Node>();
+  private readonly depth = new Map<YNode, number>();
+  /** Where the data first nests deeper than {@link MAX_YAML_DEPTH}, aliases expanded. */
+  tooDeepAt: number | null = null;
 
   constructor(
-    private readonly doc: Document.Parsed,
     private readonly text: string,
     private readonly file: string,
   ) {}
@@ -133,14 +145,26 @@ class Converter {
     return range ? { file: this.file, start: range[0], end: range[1] } : { file: this.file, start: fallback, end: fallback };
   }
 
-  /** Each node is converted once: an alias yields the converted node it names. Depth is bounded by the caller's checks. */
+  private nullAt(node: Node | null | undefined): YScalar {
+    return { kind: 'scalar', value: null, text: '', verbatim: false, loc: this.loc(node) };
+  }
+
   convert(node: Node): YNode {
     if (isAlias(node)) {
-      const target = node.resolve(this.doc) as Node | undefined;
-      return target ? this.convert(target) : { kind: 'scalar', value: null, text: '', verbatim: false, loc: this.loc(node) };
+      const target = this.anchors.get(node.source);
+      if (!target) return this.nullAt(node);
+      if (this.inProgress.has(target)) {
+        // An alias inside the node it names: data infinitely deep.
+        this.tooDeepAt ??= node.range?.[0] ?? 0;
+        return this.nullAt(node);
+      }
+      return this.convert(target);
     }
     const known = this.done.get(node);
     if (known) return known;
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor) this.anchors.set(anchor, node);
+    this.inProgress.add(node);
     let out: YNode;
     if (isSeq(node)) {
       const loc = this.loc(node);
@@ -155,10 +179,23 @@ class Converter {
     } else if (isScalar(node)) {
       out = scalarNode(node, this.loc(node));
     } else {
-      out = { kind: 'scalar', value: null, text: '', verbatim: false, loc: this.loc(node) };
+      out = this.nullAt(node);
     }
+    this.inProgress.delete(node);
     this.done.set(node, out);
+    this.measure(out, node);
     return out;
+  }
+
+  /** A collection's depth is one more than its deepest child's (children are measured first). */
+  private measure(out: YNode, node: Node): void {
+    if (out.kind !== 'map' && out.kind !== 'seq') return;
+    let below = 0;
+    if (out.kind === 'seq') for (const item of out.items) below = Math.max(below, this.depth.get(item) ?? 0);
+    else for (const entry of out.entries.values()) below = Math.max(below, this.depth.get(entry.value) ?? 0);
+    const depth = below + 1;
+    this.depth.set(out, depth);
+    if (depth > MAX_YAML_DEPTH) this.tooDeepAt ??= node.range?.[0] ?? 0;
   }
 
   private entries(pairs: readonly Pair<Node, Node | null>[]): Map<string, YEntry> {
@@ -205,7 +242,9 @@ function scalarNode(node: Node & { value?: unknown; source?: unknown; type?: unk
   if (typeof value === 'number') return { kind: 'scalar', value, text: rubyNumber(value, source, node.minFractionDigits), verbatim: false, loc };
   if (typeof value === 'boolean') return { kind: 'scalar', value, text: String(value), verbatim: false, loc };
   if (typeof value === 'string') return { kind: 'scalar', value, text: value, verbatim, loc };
-  return { kind: 'scalar', value: String(value), text: String(value), verbatim: false, loc };
+  // A timestamp (a Date here): Psych's Date prints as written.
+  const text = source ?? String(value);
+  return { kind: 'scalar', value: text, text, verbatim: false, loc };
 }
 
 /** Ruby's `Float#to_s` keeps `.0` on a whole float (`1.0`), `Integer#to_s` has none. */
