@@ -51,6 +51,8 @@ export interface ServerSettings {
   readonly configProjectPath: string;
   /** More agent configurations (paths, relative to the pipeline's folder) whose contexts `.gitlab-ci.yml` jobs may get: agents configured in other projects. */
   readonly agentConfigs: readonly string[];
+  /** Full path of the project whose `.gitlab-ci.yml` is mapped; empty = from its git remote. */
+  readonly pipelineProjectPath: string;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
@@ -64,6 +66,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   overlongNamespace: 'error',
   configProjectPath: '',
   agentConfigs: [],
+  pipelineProjectPath: '',
 };
 
 /** Diagnostic `source` shown in the Problems panel. */

@@ -32,8 +32,9 @@ export class SettingsStore {
   }
 }
 
-/** The engine's settings, and what only the editor reads (the pipeline's extra agent configurations). */
+/** The engine's settings, and what only the editor reads (where the pipeline's project and extra agents are). */
 function readServerSettings(raw: Partial<Record<string, unknown>>): ServerSettings {
   const agentConfigs = Array.isArray(raw.agentConfigs) ? raw.agentConfigs.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim()) : [];
-  return { ...readProjectSettings(raw), agentConfigs };
+  const pipelineProjectPath = typeof raw.pipelineProjectPath === 'string' ? raw.pipelineProjectPath.trim() : '';
+  return { ...readProjectSettings(raw), agentConfigs, pipelineProjectPath };
 }

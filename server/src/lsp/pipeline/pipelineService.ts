@@ -9,7 +9,6 @@ import type { MappedAgent } from '../../engine/pipeline/accessMap';
 import { pipelineAccess, type PipelineAccess } from '../../engine/project';
 import type { ServerSettings } from '../../protocol';
 import type { DocumentModels } from '../documentModels';
-import { projectSettings } from '../simulationContext';
 import { agentConfigsUnder } from '../../workspace/agentConfigs';
 import { configProjectPathFromGit } from '../../workspace/gitRemote';
 import { documentPath, localFilePath } from '../uriPaths';
@@ -39,9 +38,7 @@ export class PipelineService {
   get(document: TextDocument, settings: ServerSettings): PipelineAccess {
     const file = localFilePath(document.uri);
     const root = file === null ? null : path.dirname(file);
-    // The pipeline's project, which is also the configuration project of the agents beside it.
-    const project = projectSettings(document.uri, settings);
-    const agents = this.agents(root, settings, project.configProjectPath);
+    const agents = this.agents(root, settings);
     const key = `${document.version}\u0000${agents.map((a) => `${a.version}:${a.file}`).join('\u0000')}`;
     const hit = this.cache.get(document.uri);
     if (hit && hit.key === key && hit.settings === settings) return hit.result;
@@ -49,8 +46,8 @@ export class PipelineService {
       text: document.getText(),
       file: '.gitlab-ci.yml',
       read: (included) => (root === null ? null : this.readIncluded(root, included)),
-      projectPath: project.configProjectPath || UNKNOWN_PROJECT,
-      settings: project,
+      projectPath: settings.pipelineProjectPath || (file === null ? null : configProjectPathFromGit(file)) || UNKNOWN_PROJECT,
+      settings,
       agents: agents.map((a) => a.mapped),
     });
     this.cache.set(document.uri, { key, settings, result });
@@ -76,10 +73,11 @@ export class PipelineService {
 
   /**
    * Every agent configuration for a pipeline at `root`, with a version that changes when its text
-   * does: those under `<root>/.gitlab/agents/` (open or on disk; their configuration project is the
-   * pipeline's), then those of `gitlabAgentConfig.agentConfigs` (their project from their git remote).
+   * does: those under `<root>/.gitlab/agents/` (open or on disk; their configuration project from the
+   * setting, else the git remote), then those of `gitlabAgentConfig.agentConfigs` (their project from
+   * their own git remote first: they live in another repository).
    */
-  private agents(root: string | null, settings: ServerSettings, pipelineProject: string): { file: string; version: string; mapped: MappedAgent }[] {
+  private agents(root: string | null, settings: ServerSettings): { file: string; version: string; mapped: MappedAgent }[] {
     const beside = new Set(root === null ? [] : agentConfigsUnder(root));
     const open = new Map<string, TextDocument>();
     for (const document of this.documents.all()) {
@@ -89,7 +87,7 @@ export class PipelineService {
       if (root !== null && path.dirname(path.dirname(path.dirname(path.dirname(file)))) === root) beside.add(file);
     }
     const elsewhere = settings.agentConfigs.map((extra) => (root !== null ? path.resolve(root, extra) : extra)).filter((file) => !beside.has(file));
-    const found = [...[...beside].sort().map((file) => ({ file, project: pipelineProject })), ...elsewhere.map((file) => ({ file, project: configProjectPathFromGit(file) ?? settings.configProjectPath }))];
+    const found = [...[...beside].sort().map((file) => ({ file, project: settings.configProjectPath || (configProjectPathFromGit(file) ?? '') })), ...elsewhere.map((file) => ({ file, project: configProjectPathFromGit(file) ?? settings.configProjectPath }))];
     return found.flatMap(({ file, project }) => {
       const kind = classifyPath(file);
       if (kind.kind !== 'agentConfig') return [];
