@@ -77,6 +77,11 @@ describe('pre-commit hook agentcfg-validate', () => {
     assert.equal(hook.pass_filenames, true);
   });
 
+  test('package.json has no runtime dependencies (esbuild bundles them; with them the hook install races, see .pre-commit-hooks.yaml)', () => {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    assert.deepEqual(Object.keys(manifest.dependencies ?? {}), []);
+  });
+
   test('its files pattern selects exactly the files the engine calls agent files', () => {
     assert.ok(hook);
     // pre-commit matches `files` with Python's re.search on paths with `/`; this pattern is the same in JS.
