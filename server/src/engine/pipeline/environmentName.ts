@@ -3,35 +3,27 @@
  * (lib/gitlab/ci/build/context/build.rb `seed_environment`: `ExpandVariables.expand(name,
  * variables.sort_and_expand_all)`; https://docs.gitlab.com/ci/variables/where_variables_can_be_used/#gitlab-ciyml-file):
  * the variables are first expanded in one another (a job variable `ENV: review/$CI_COMMIT_REF_SLUG`
- * gives `$ENV` its full value; unknown references inside values are left as written), then the name is
- * expanded, an unknown variable becoming empty. `CI_ENVIRONMENT_*` and job-only (persisted) variables
- * do not exist yet at that point, so they are left out whatever the caller passes.
+ * gives `$ENV` its full value), then the name, an unknown variable becoming empty. `CI_ENVIRONMENT_*`
+ * and job-only (persisted) variables do not exist yet at that point (see evaluation.ts, expansion.ts).
  */
-import { predefinedVariable } from '../vars/predefined';
-import { expandVariables } from '../vars/expand';
-import { jobDecision, workflowDecision } from './decision';
+import { evaluatePipeline } from './evaluation';
+import type { ExpandedName } from './expansion';
 import type { Pipeline, PipelineJob } from './model';
-import { withYamlVariables, yamlVariables } from './jobVariables';
 
-export interface ExpandedName {
-  readonly name: string;
-  /** Variables the name refers to that have no value here (expanded to ""). */
-  readonly unresolved: string[];
-}
+export type { ExpandedName } from './expansion';
 
 /**
- * The job's environment name as GitLab stores it, with `variables` (the scenario's) and the job's
- * own `variables:`. Given `pipeline`, the global `variables:` the job inherits and the `variables` of
- * the matching workflow and job rules join, as in GitLab; without it, only the job's.
+ * The job's environment name as GitLab stores it, with `variables` (the scenario's). Given
+ * `pipeline`, the global `variables:` the job inherits and the `variables` of the matching workflow
+ * and job rules join, as in GitLab; without it, only the job's own `variables:` (and its rules').
  */
 export function expandEnvironmentName(job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline?: Pipeline): ExpandedName {
-  return expandInJobScope(job.environment?.name ?? '', job, variables, pipeline);
+  return evaluatePipeline(pipeline ?? alone(job), variables).environmentName(job);
 }
 
 /** `environment:kubernetes:agent`, expanded the same way (https://docs.gitlab.com/ci/yaml/#environmentkubernetes); null when the job names no agent. */
 export function expandAgentPath(job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline?: Pipeline): ExpandedName | null {
-  const agent = job.environment?.kubernetes?.agent;
-  return agent === undefined ? null : expandInJobScope(agent, job, variables, pipeline);
+  return evaluatePipeline(pipeline ?? alone(job), variables).agentPath(job);
 }
 
 /**
@@ -40,68 +32,10 @@ export function expandAgentPath(job: PipelineJob, variables: ReadonlyMap<string,
  * variables.
  */
 export function expandInJobScope(text: string, job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline?: Pipeline): ExpandedName {
-  const scope = expansionScope(job, variables, pipeline);
-  const result = expandVariables(text, scope);
-  const unresolved = [...new Set(result.references.filter((r) => r.outcome === 'blank').map((r) => r.name))];
-  return { name: result.text, unresolved };
+  return evaluatePipeline(pipeline ?? alone(job), variables).expand(text, job);
 }
 
-function expansionScope(job: PipelineJob, variables: ReadonlyMap<string, string>, pipeline: Pipeline | undefined): Map<string, string> {
-  let yaml: Map<string, string>;
-  if (pipeline) {
-    // rules:variables of the matching rules: the workflow rule's for every job, then the job rule's (lib/gitlab/ci/pipeline/seed/build.rb `rules_attributes`).
-    yaml = yamlVariables(pipeline, job, workflowDecision(pipeline, variables).variables);
-    for (const [name, value] of Object.entries(jobDecision(pipeline, job, variables).variables ?? {})) yaml.set(name, value);
-  } else {
-    yaml = new Map(Object.entries(job.variables));
-  }
-  const raw = withYamlVariables(variables, yaml);
-  for (const name of [...raw.keys()]) {
-    const availability = predefinedVariable(name)?.availability;
-    if (name.startsWith('CI_ENVIRONMENT_') || availability === 'job-only' || availability === 'environment-derived') raw.delete(name);
-  }
-  return expandAll(raw);
-}
-
-/**
- * `Collection#sort_and_expand_all` (lib/gitlab/ci/variables/collection.rb): each value expanded with
- * the others, in dependency order; references to unknown variables stay as written. When the
- * references form a cycle GitLab expands nothing (and fails the job), so the values stay as written.
- */
-function expandAll(raw: ReadonlyMap<string, string>): Map<string, string> {
-  const refsOf = new Map<string, string[]>();
-  for (const [name, value] of raw) refsOf.set(name, expandVariables(value, {}, { mode: 'expand_existing' }).references.map((r) => r.name).filter((n) => raw.has(n)));
-  const order = topologicalOrder(refsOf);
-  if (!order) return new Map(raw);
-  const done = new Map<string, string>();
-  for (const name of order) done.set(name, expandVariables(raw.get(name)!, done, { mode: 'expand_existing' }).text);
-  return done;
-}
-
-/** Names with the ones they refer to first; null when the references form a cycle. Iterative. */
-function topologicalOrder(refsOf: ReadonlyMap<string, readonly string[]>): string[] | null {
-  const state = new Map<string, 1 | 2>();
-  const order: string[] = [];
-  for (const start of refsOf.keys()) {
-    if (state.has(start)) continue;
-    const stack: { name: string; next: number }[] = [{ name: start, next: 0 }];
-    state.set(start, 1);
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const refs = refsOf.get(top.name)!;
-      if (top.next < refs.length) {
-        const ref = refs[top.next++];
-        if (state.get(ref) === 1) return null;
-        if (!state.has(ref)) {
-          state.set(ref, 1);
-          stack.push({ name: ref, next: 0 });
-        }
-        continue;
-      }
-      stack.pop();
-      state.set(top.name, 2);
-      order.push(top.name);
-    }
-  }
-  return order;
+/** A pipeline of just this job, without global variables or workflow rules. */
+function alone(job: PipelineJob): Pipeline {
+  return { jobs: [job], variables: {}, problems: [] };
 }

@@ -5,6 +5,7 @@
 export type * from './model';
 export { readPipeline, RESERVED_KEYWORDS } from './readPipeline';
 export { workflowDecision, jobDecision, DEFAULT_ONLY_REFS } from './decision';
+export { evaluatePipeline, type PipelineEvaluation } from './evaluation';
 export { expandEnvironmentName, expandAgentPath, expandInJobScope, type ExpandedName } from './environmentName';
 export { refMatches, pipelineFacts, type PipelineFacts, type Tri } from './refPolicy';
 export { MAX_INCLUDES } from './includes';

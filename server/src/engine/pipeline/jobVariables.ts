@@ -24,7 +24,9 @@ export function yamlVariables(pipeline: Pipeline, job: PipelineJob | null, workf
   const inherit = job?.inheritVariables ?? true;
   const inherits = (name: string): boolean => inherit === true || (Array.isArray(inherit) && inherit.includes(name));
   for (const [name, value] of Object.entries(pipeline.variables)) if (inherits(name)) out.set(name, value);
-  for (const [name, value] of Object.entries(workflowVariables)) out.set(name, value);
+  // The workflow rule's variables join the global ones before inherit:variables filters them
+  // (lib/gitlab/ci/pipeline/seed/build.rb: `inherit_yaml_variables(from: root_variables, …)`).
+  for (const [name, value] of Object.entries(workflowVariables)) if (inherits(name)) out.set(name, value);
   if (job) for (const [name, value] of Object.entries(job.variables)) out.set(name, value);
   return out;
 }
