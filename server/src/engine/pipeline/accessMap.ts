@@ -4,8 +4,7 @@ import type { CiAccessModel } from '../access/model';
 import type { JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
 import { rulesIfVariables, scenarioVariables, type Scenario } from '../vars/scenario';
-import { jobDecision } from './decision';
-import { expandAgentPath, expandEnvironmentName } from './environmentName';
+import { evaluatePipeline, type PipelineEvaluation } from './evaluation';
 import type { JobEnvironment, JobWhen, Pipeline, PipelineJob, SourceLocation } from './model';
 
 /** An agent whose configuration the map reads: found in the workspace, or named in settings. */
@@ -66,6 +65,8 @@ export interface JobAccess {
   readonly environment: MappedEnvironment | null;
   /** Every agent's context, authorized or not, in agent order; empty when the job does not run. */
   readonly contexts: readonly ContextAccess[];
+  /** The contexts the job's script asks for (`kubectl --context`, `config use-context`), variables expanded. */
+  readonly usedContexts: readonly { readonly context: string; readonly location: SourceLocation }[];
   readonly location: SourceLocation;
 }
 
@@ -80,12 +81,13 @@ export function accessMap(input: AccessMapInput): JobAccess[] {
     const base = pipelineScenario(input, situation);
     // What rules:if reads: the situation's predefined and user variables (the pipeline's own
     // `variables:` and rule variables are added by the decision, as GitLab scopes them).
-    const variables = rulesIfVariables(scenarioVariables(base));
+    const evaluation = evaluatePipeline(input.pipeline, rulesIfVariables(scenarioVariables(base)));
     for (const job of input.pipeline.jobs) {
-      const decision = jobDecision(input.pipeline, job, variables);
-      const environment = mappedEnvironment(input.pipeline, job, variables);
+      const decision = evaluation.job(job);
+      const environment = mappedEnvironment(evaluation, job);
       const contexts = decision.runs === false ? [] : input.agents.map((agent) => contextAccess(agent, job, environment, jobScenario(base, input.pipeline, job, environment), input.options));
-      out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, location: job.location });
+      const usedContexts = job.kubeContexts.map((use) => ({ context: evaluation.expand(use.context, job).name, location: use.location }));
+      out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, usedContexts, location: job.location });
     }
   }
   return out;
@@ -128,10 +130,10 @@ function jobScenario(base: Scenario, pipeline: Pipeline, job: PipelineJob, envir
   };
 }
 
-function mappedEnvironment(pipeline: Pipeline, job: PipelineJob, variables: ReadonlyMap<string, string>): MappedEnvironment | null {
+function mappedEnvironment(evaluation: PipelineEvaluation, job: PipelineJob): MappedEnvironment | null {
   if (!job.environment) return null;
-  const name = expandEnvironmentName(job, variables, pipeline);
-  const agent = expandAgentPath(job, variables, pipeline);
+  const name = evaluation.environmentName(job);
+  const agent = evaluation.agentPath(job);
   return {
     name: name.name,
     action: job.environment.action ?? 'start',

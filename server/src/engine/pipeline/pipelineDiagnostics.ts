@@ -59,14 +59,17 @@ function invalidNamespaces(job: PipelineJob, rows: readonly JobAccess[]) {
 
 function unknownContexts(job: PipelineJob, rows: readonly JobAccess[], knownContexts: readonly string[]) {
   const out = [];
-  for (const use of job.kubeContexts) {
-    if (use.context.includes('$')) continue; // a variable: its value is the runner's
-    const missing = rows.filter((r) => !r.contexts.some((c) => c.context === use.context && c.authorized));
+  for (const [index, use] of job.kubeContexts.entries()) {
+    // As the job's shell would see it: a `$AGENT` holding the context's name is expanded first.
+    const missing = rows.filter((r) => !r.contexts.some((c) => c.context === r.usedContexts[index]?.context && c.authorized));
     if (!missing.length) continue;
+    const name = missing[0].usedContexts[index]?.context ?? use.context;
+    if (name === '' || name.includes('$')) continue; // not known before the job runs
     const provided = [...new Set(rows.flatMap((r) => r.contexts.filter((c) => c.authorized).map((c) => c.context)))];
-    const guess = closestMatch(use.context, [...provided, ...knownContexts]);
-    const why = knownContexts.includes(use.context) ? `agent "${use.context}" does not authorize this job in ${scenarios(missing)}` : `no agent configuration in this workspace is named "${use.context}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
-    out.push(at(use.location, 'warning', 'pipeline.unknownContext', `kubectl would fail: the job's KUBECONFIG has no context "${use.context}": ${why}. Contexts it gets: ${provided.join(', ') || 'none'}.`));
+    const guess = closestMatch(name, [...provided, ...knownContexts]);
+    const shown = name === use.context ? `"${name}"` : `"${name}" (${use.context})`;
+    const why = knownContexts.includes(name) ? `agent "${name}" does not authorize this job in ${scenarios(missing)}` : `no agent configuration in this workspace is named "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}`;
+    out.push(at(use.location, 'warning', 'pipeline.unknownContext', `kubectl would fail: the job's KUBECONFIG has no context ${shown}: ${why}. Contexts it gets: ${provided.join(', ') || 'none'}.`));
   }
   return out;
 }
