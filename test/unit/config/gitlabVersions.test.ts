@@ -196,7 +196,7 @@ describe('the version setting', () => {
 describe('completion and hover follow the version', () => {
   const keysAt = (text: string, gitlabVersion: string) => {
     const parsed = parseYaml(text);
-    return completeAgentConfig({ text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset: text.length, target: 'gitlab', gitlabVersion, scenarioVariables: [], environments: [], knownIds: { projects: [], groups: [] } }).map((c) => c.label);
+    return completeAgentConfig({ text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset: text.length, target: 'gitlab', gitlabVersion, scenarioVariables: [], environments: [], knownIds: { projects: new Map(), groups: new Map() } }).map((c) => c.label);
   };
 
   test('keys a release does not have are not offered', () => {
