@@ -187,3 +187,10 @@ describe('many aliases', () => {
     assert.ok(codes(pipeline).includes('pipeline.yamlTooDeep') || codes(pipeline).includes('pipeline.yamlSyntax'), JSON.stringify(pipeline.problems));
   });
 });
+
+describe('aliases GitLab cannot resolve', () => {
+  test('an alias with no anchor before it is reported where it is (Psych: Unknown alias)', () => {
+    const pipeline = readPipeline('job:\n  script: x\n  variables: *missing\n', none);
+    assert.deepEqual(pipeline.problems.map((p) => [p.code, p.location.range.start.line]), [['pipeline.yamlAlias', 2]]);
+  });
+});

@@ -13,7 +13,7 @@
  * - Psych, unlike the yaml library's YAML 1.1 schema, reads `y` and `n` as strings (ruby/psych
  *   `lib/psych/scalar_scanner.rb`: only yes/true/on and no/false/off are booleans).
  */
-import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
 
 /** Where a value is: file and [start, end) offsets in it. */
@@ -85,8 +85,22 @@ const YAML_OPTIONS: YamlOptions = {
   customTags: [{ tag: REFERENCE_TAG, collection: 'seq', resolve: (seq) => seq }],
 };
 
-/** Reads one CI file's text into a located tree; never throws. */
-export function readTree(text: string, file: string): ReadTree {
+/**
+ * Reads one CI file's text into a located tree; never throws. A file whose top level is a plain
+ * list of keys is parsed one top-level entry at a time, and each entry's parse is kept by its text,
+ * so after an edit only the edited job is parsed again (the YAML parse is most of the time spent);
+ * anything else, and any entry that does not parse cleanly on its own, takes the whole-document path.
+ */
+export function readTree(text: string, file: string, options: { incremental?: boolean } = {}): ReadTree {
+  if (options.incremental !== false) {
+    const blocks = topLevelBlocks(text);
+    const read = blocks ? readBlocks(text, file, blocks) : null;
+    if (read) return read;
+  }
+  return readWhole(text, file);
+}
+
+function readWhole(text: string, file: string): ReadTree {
   const problems: TreeProblem[] = [];
   const composed = composeYaml(text, YAML_OPTIONS);
   if (!composed.ok) {
@@ -109,11 +123,86 @@ export function readTree(text: string, file: string): ReadTree {
   if (doc.errors.length > 0) return { root: null, problems };
   const converter = new Converter(text, file);
   const root = doc.contents ? converter.convert(doc.contents as Node) : null;
+  problems.push(...converter.problems);
   if (converter.tooDeepAt !== null) {
     problems.push({ loc: { file, start: converter.tooDeepAt, end: converter.tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
     return { root: null, problems };
   }
   return { root, problems };
+}
+
+/** A top-level entry's text: from its key's line to the next top-level key. */
+interface Block {
+  readonly start: number;
+  readonly text: string;
+}
+
+/**
+ * The top-level entries of a file whose top level is a plain block mapping: each line that starts
+ * in column 0 with anything but a comment starts one. Null when the file has document markers,
+ * directives, a top-level list, flow collections, tags, anchors, merge keys or complex keys at
+ * column 0 (the whole-document path reads those), or fewer than two entries.
+ */
+function topLevelBlocks(text: string): Block[] | null {
+  const starts: number[] = [];
+  for (let at = 0; at < text.length; ) {
+    const c = text[at];
+    if (c !== ' ' && c !== '\t' && c !== '#' && c !== '\n' && c !== '\r') {
+      if (/^(?:[-?%[\]{}!&*|>@`,\uFEFF]|<<|\.\.\.)/.test(text.slice(at, at + 3))) return null;
+      starts.push(at);
+    }
+    const next = text.indexOf('\n', at);
+    if (next === -1) break;
+    at = next + 1;
+  }
+  if (starts.length < 2) return null;
+  return starts.map((start, i) => ({ start, text: text.slice(start, i + 1 < starts.length ? starts[i + 1] : text.length) }));
+}
+
+/** Parsed entries by their text, shared by every file (documents are read, never changed). */
+const blockCache = new Map<string, Document.Parsed | null>();
+let blockCacheChars = 0;
+/** Texts kept at most (their parsed documents take some tens of times more memory). */
+const BLOCK_CACHE_CHARS = 2_000_000;
+
+/** One entry parsed on its own; null when it does not parse cleanly as a one-key mapping. */
+function parseBlock(block: string): Document.Parsed | null {
+  const cached = blockCache.get(block);
+  if (cached !== undefined) {
+    blockCache.delete(block);
+    blockCache.set(block, cached);
+    return cached;
+  }
+  const composed = composeYaml(block, YAML_OPTIONS);
+  const doc = composed.ok && composed.docs.length === 1 ? composed.docs[0] : null;
+  const clean = doc && doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.length === 1 && isScalar(doc.contents.items[0].key) ? doc : null;
+  blockCache.set(block, clean);
+  blockCacheChars += block.length;
+  while (blockCacheChars > BLOCK_CACHE_CHARS && blockCache.size > 0) {
+    const oldest = blockCache.keys().next().value!;
+    blockCache.delete(oldest);
+    blockCacheChars -= oldest.length;
+  }
+  return clean;
+}
+
+/** The file read entry by entry; null to fall back to the whole document. */
+function readBlocks(text: string, file: string, blocks: readonly Block[]): ReadTree | null {
+  const docs: Document.Parsed[] = [];
+  for (const block of blocks) {
+    const doc = parseBlock(block.text);
+    if (!doc) return null;
+    docs.push(doc);
+  }
+  const converter = new Converter(text, file);
+  const entries = new Map<string, YEntry>();
+  for (const [i, doc] of docs.entries()) {
+    converter.offset = blocks[i].start;
+    const pair = (doc.contents as { items: Pair<Node, Node | null>[] }).items[0];
+    for (const [key, entry] of converter.entries([pair])) entries.set(key, entry);
+  }
+  if (converter.problems.length > 0 || converter.tooDeepAt !== null) return null;
+  return { root: { kind: 'map', entries, loc: { file, start: blocks[0].start, end: text.length } }, problems: [] };
 }
 
 function firstLine(message: string): string {
@@ -134,6 +223,9 @@ class Converter {
   private readonly depth = new Map<YNode, number>();
   /** Where the data first nests deeper than {@link MAX_YAML_DEPTH}, aliases expanded. */
   tooDeepAt: number | null = null;
+  /** Added to node offsets: where the text being converted starts in the file. */
+  offset = 0;
+  readonly problems: TreeProblem[] = [];
 
   constructor(
     private readonly text: string,
@@ -142,7 +234,8 @@ class Converter {
 
   private loc(node: Node | null | undefined, fallback = 0): Loc {
     const range = node?.range;
-    return range ? { file: this.file, start: range[0], end: range[1] } : { file: this.file, start: fallback, end: fallback };
+    const o = this.offset;
+    return range ? { file: this.file, start: o + range[0], end: o + range[1] } : { file: this.file, start: o + fallback, end: o + fallback };
   }
 
   private nullAt(node: Node | null | undefined): YScalar {
@@ -152,10 +245,14 @@ class Converter {
   convert(node: Node): YNode {
     if (isAlias(node)) {
       const target = this.anchors.get(node.source);
-      if (!target) return this.nullAt(node);
+      if (!target) {
+        // Psych raises "Unknown alias" (an anchor must come before its aliases).
+        this.problems.push({ loc: this.loc(node), severity: 'error', code: 'pipeline.yamlAlias', message: `Unknown alias *${node.source}: no anchor &${node.source} before it, so GitLab cannot read this file.` });
+        return this.nullAt(node);
+      }
       if (this.inProgress.has(target)) {
         // An alias inside the node it names: data infinitely deep.
-        this.tooDeepAt ??= node.range?.[0] ?? 0;
+        this.tooDeepAt ??= this.offset + (node.range?.[0] ?? 0);
         return this.nullAt(node);
       }
       return this.convert(target);
@@ -195,10 +292,10 @@ class Converter {
     else for (const entry of out.entries.values()) below = Math.max(below, this.depth.get(entry.value) ?? 0);
     const depth = below + 1;
     this.depth.set(out, depth);
-    if (depth > MAX_YAML_DEPTH) this.tooDeepAt ??= node.range?.[0] ?? 0;
+    if (depth > MAX_YAML_DEPTH) this.tooDeepAt ??= this.offset + (node.range?.[0] ?? 0);
   }
 
-  private entries(pairs: readonly Pair<Node, Node | null>[]): Map<string, YEntry> {
+  entries(pairs: readonly Pair<Node, Node | null>[]): Map<string, YEntry> {
     const entries = new Map<string, YEntry>();
     for (const pair of pairs) {
       const keyNode = pair.key;
@@ -214,7 +311,7 @@ class Converter {
         setLast(entries, '<<', { key: '<<', keyLoc, value });
         continue;
       }
-      const key = keyNode ? keyText(keyNode, this.text) : '';
+      const key = keyNode ? keyText(keyNode, this.text, this.offset) : '';
       setLast(entries, key, { key, keyLoc, value });
     }
     return entries;
@@ -226,10 +323,10 @@ function setLast(entries: Map<string, YEntry>, key: string, entry: YEntry): void
   entries.set(key, entry);
 }
 
-function keyText(node: Node, text: string): string {
+function keyText(node: Node, text: string, offset: number): string {
   if (isScalar(node)) return scalarNode(node, { file: '', start: 0, end: 0 }).text;
   const range = node.range;
-  return range ? text.slice(range[0], Math.min(range[1], range[0] + 64)) : '';
+  return range ? text.slice(offset + range[0], offset + Math.min(range[1], range[0] + 64)) : '';
 }
 
 function scalarNode(node: Node & { value?: unknown; source?: unknown; type?: unknown; minFractionDigits?: number }, loc: Loc): YScalar {

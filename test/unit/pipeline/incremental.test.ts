@@ -1,0 +1,61 @@
+// The file is parsed one top-level entry at a time, each entry's parse kept by its text; the result
+// must be exactly the whole document's, whatever the file holds (fixtures, anchors across entries,
+// broken entries, edits), and falls back to the whole document where entries cannot stand alone.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { readTree } from '../../../server/src/engine/pipeline/tree';
+import { readPipeline } from '../../../server/src/engine/pipeline/index';
+import { FIXTURES } from './pipelineFixtures';
+
+function same(text: string): void {
+  assert.deepEqual(readTree(text, 'f.yml'), readTree(text, 'f.yml', { incremental: false }));
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const abs = path.join(dir, name);
+    return statSync(abs).isDirectory() ? files(abs) : [abs];
+  });
+}
+
+describe('entry by entry equals the whole document', () => {
+  for (const file of files(FIXTURES)) {
+    test(path.relative(FIXTURES, file), () => same(readFileSync(file, 'utf8')));
+  }
+  for (const file of ['examples/.gitlab-ci.yml']) {
+    test(file, () => same(readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', file), 'utf8')));
+  }
+
+  const rows: Array<[string, string]> = [
+    ['anchors used by later entries', '.d: &d\n  stage: x\na:\n  <<: *d\n  script: y\nb:\n  variables: *d\n'],
+    ['an alias before its anchor', 'a:\n  x: *d\n.d: &d {y: 1}\n'],
+    ['a flow collection closed at column 0', 'a: [1,\n2]\nb: 3\n'],
+    ['a key repeated', 'a: 1\nb: 2\na: 3\n'],
+    ['comments and blank lines at column 0', '# top\na:\n# inside\n  b: 1\n\nc: 2\n'],
+    ['a broken entry among good ones', 'a:\n  b: [\nc: 2\n'],
+    ['a document marker', 'a: 1\n---\nb: 2\n'],
+    ['a top-level merge key', '.d: &d {x: 1}\n<<: *d\ny: 2\n'],
+    ['quoted keys', '"a b": 1\n\'c\': 2\n'],
+    ['a block scalar', 'a: |\n  line\n\n  more\nb: 2\n'],
+    ['tabs in content', 'a:\n\tb: 1\nc: 2\n'],
+    ['CRLF line ends', 'a:\r\n  b: 1\r\nc: 2\r\n'],
+    ['an entry that is only a key', 'a:\nb:\n  c: 1\n'],
+    ['!reference across entries', '.a:\n  s: [x]\nb:\n  s: !reference [.a, s]\n'],
+  ];
+  for (const [what, text] of rows) test(what, () => same(text));
+});
+
+describe('editing one job', () => {
+  test('re-reading after an edit gives what a fresh whole read gives', () => {
+    let text = '.base: &base\n  stage: deploy\n';
+    for (let i = 0; i < 200; i++) text += `job${i}:\n  <<: *base\n  script:\n    - kubectl --context a:${i} get pods\n`;
+    readPipeline(text, () => null);
+    const edited = text.replace('kubectl --context a:100 get pods', 'kubectl --context a:100-edited get pods\n    - echo more');
+    same(edited);
+    const job = readPipeline(edited, () => null).jobs.find((j) => j.name === 'job100')!;
+    assert.deepEqual(job.kubeContexts.map((c) => [c.context, c.location.range.start.line]), [['a:100-edited', 405]]);
+    assert.equal(readPipeline(edited, () => null).jobs.find((j) => j.name === 'job101')!.kubeContexts[0].location.range.start.line, 410);
+  });
+});
