@@ -123,6 +123,13 @@ describe('rules details', () => {
     ['if true with changes', '  rules:\n    - if: $CI_COMMIT_BRANCH\n      changes: [a]\n', 'feature', 'depends', `${RULES}#complex-rules`],
     // changes either way to the same outcome decides nothing: the next rule would add the job the same way.
     ['changes, same outcome either way', '  rules:\n    - changes: [a]\n    - when: on_success\n', 'feature', true, 'https://docs.gitlab.com/ci/yaml/#ruleschanges'],
+    // Without a push or merge request there are no changed files: changes is true (https://docs.gitlab.com/ci/yaml/#ruleschanges).
+    ['changes in a tag pipeline', '  rules:\n    - changes: [a]\n', 'tag', true, 'https://docs.gitlab.com/ci/yaml/#ruleschanges'],
+    ['changes in a scheduled pipeline', '  rules:\n    - changes: [a]\n      when: manual\n', 'schedule', true, 'https://docs.gitlab.com/ci/yaml/#ruleschanges'],
+    ['changes in a merge request pipeline', '  rules:\n    - changes: [a]\n', 'mergeRequest', 'depends', 'https://docs.gitlab.com/ci/yaml/#ruleschanges'],
+    ['changes:compare_to is compared in every pipeline', '  rules:\n    - changes:\n        paths: [a]\n        compare_to: refs/heads/main\n', 'schedule', 'depends', 'https://docs.gitlab.com/ci/yaml/#ruleschangescompare_to'],
+    ['exists depends on the files in every pipeline', '  rules:\n    - exists: [Dockerfile]\n', 'tag', 'depends', 'https://docs.gitlab.com/ci/yaml/#rulesexists'],
+    ['only:changes in a scheduled pipeline', '  only:\n    refs: [schedules]\n    changes: [a]\n', 'schedule', true, 'https://docs.gitlab.com/ci/yaml/deprecated_keywords/#onlychanges--exceptchanges'],
     // An invalid expression does not match (GitLab's Statement#truthful? rescues the error).
     ['invalid expression (also reported)', '  rules:\n    - if: $A ==\n', 'feature', false, 'https://docs.gitlab.com/ci/jobs/job_rules/#cicd-variable-expressions'],
     // Job variables are in scope for the job's rules:if (lib/gitlab/ci/build/context/build.rb).

@@ -77,6 +77,7 @@ function includeItems(node: YNode, state: LoadState): IncludeItem[] {
   const items = node.kind === 'seq' ? node.items : [node];
   const out: IncludeItem[] = [];
   for (const item of items) {
+    if (item.kind === 'scalar' && item.value === null) continue;
     if (item.kind === 'scalar' && typeof item.value === 'string') {
       // The short form: a URL is `remote`, anything else `local` (lib/gitlab/ci/config/external/mapper/normalizer.rb).
       out.push({ kind: /^https?:\/\//i.test(item.value) ? 'remote' : 'local', value: item.value, loc: item.loc, hasRules: false });

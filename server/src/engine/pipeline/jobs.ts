@@ -90,9 +90,12 @@ export function readRules(node: YNode, locator: Locator, problems: TreeProblem[]
     const when = whenValue(whenNode);
     if (present(whenNode) && !when) problems.push({ loc: whenNode!.loc, severity: 'error', code: 'pipeline.ruleWhen', message: `${where} rules:when must be one of on_success, on_failure, always, manual, delayed, never.` });
     const variablesNode = item.entries.get('variables')?.value;
+    const changes = item.entries.get('changes')?.value;
+    const compareTo = changes?.kind === 'map' ? scalarText(changes.entries.get('compare_to')?.value) : undefined;
     rules.push({
       ...(ifText !== undefined ? { if: ifText } : {}),
-      ...(present(item.entries.get('changes')?.value) ? { changes: true } : {}),
+      ...(present(changes) ? { changes: true } : {}),
+      ...(compareTo !== undefined ? { compareTo } : {}),
       ...(present(item.entries.get('exists')?.value) ? { exists: true } : {}),
       ...(when ? { when } : {}),
       ...(present(variablesNode) ? { variables: readVariables(variablesNode, problems, `${where} rules`) } : {}),

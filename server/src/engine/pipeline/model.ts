@@ -20,6 +20,8 @@ export interface PipelineRule {
   readonly if?: string;
   /** The rule has `changes:` / `exists:`: whether it matches depends on files, not on the scenario. */
   readonly changes?: boolean;
+  /** `changes:compare_to`: the ref the changes are computed against (then they are computed in every pipeline). */
+  readonly compareTo?: string;
   readonly exists?: boolean;
   readonly when?: JobWhen;
   /** `rules:variables`: set for the job (or pipeline, for `workflow:rules`) when this rule matches. */

@@ -54,8 +54,22 @@ function parts(filter: RefFilter, facts: PipelineFacts, variables: ReadonlyMap<s
   // An `except:` mapping without `refs` has no refs part at all (only `only` gets default refs).
   if (!(isExcept && filter.refs.length === 0)) out.push(or(filter.refs.map((p) => refMatches(p, facts))));
   if (filter.variables) out.push(filter.variables.some((expr) => evaluate(expr, variables).truthy));
-  if (filter.changes) out.push('depends');
+  if (filter.changes) out.push(changesKnown(facts) ? true : 'depends');
   return out;
+}
+
+/**
+ * Whether `changes` is decided without the files: GitLab compares changed paths only in push
+ * pipelines for branches and in merge request pipelines; elsewhere (tags, schedules, the web, the
+ * API, triggers, …) there are none to compare and `changes` is true
+ * (lib/gitlab/ci/build/rules/rule/clause/changes.rb: `return true unless modified_paths`;
+ * lib/gitlab/ci/build/policy/changes.rb: `return true if pipeline.modified_paths.nil?`;
+ * https://docs.gitlab.com/ci/yaml/#ruleschanges). A push that creates a branch has none either,
+ * which a scenario does not say: there it depends.
+ */
+export function changesKnown(facts: PipelineFacts): boolean {
+  if (facts.tag) return true;
+  return !['push', 'merge_request_event', 'external_pull_request_event'].includes(facts.source);
 }
 
 /** One refs pattern against the pipeline (`Policy::Refs#satisfied_by?`). */

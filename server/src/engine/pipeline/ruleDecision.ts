@@ -14,7 +14,7 @@
  */
 import { evaluate } from '../expr';
 import type { JobWhen, Pipeline, PipelineJob, PipelineRule, RunDecision } from './model';
-import { allOf, anyOf, pipelineFacts, type Tri } from './refPolicy';
+import { allOf, anyOf, changesKnown, pipelineFacts, type Tri } from './refPolicy';
 
 /** The `only` GitLab gives a job that sets neither `only` nor `rules` (lib/gitlab/ci/config/entry/policy.rb, `Policy.default`). */
 export const DEFAULT_ONLY_REFS: readonly string[] = ['branches', 'tags'];
@@ -66,14 +66,21 @@ function evaluateRules(rules: readonly PipelineRule[], scope: ReadonlyMap<string
       location: rule.location,
       ...(runs && rule.variables ? { variables: rule.variables } : {}),
     };
-    if (!rule.changes && !rule.exists) return decided;
-    const files = [rule.changes ? 'changes' : '', rule.exists ? 'exists' : ''].filter(Boolean).join(' and ');
+    // `changes` without compare_to is true where GitLab has no changed paths to compare (changesKnown).
+    const changesDepend = rule.changes === true && (rule.compareTo !== undefined || !changesKnown(pipelineFacts(scope)));
+    if (!changesDepend && !rule.exists) return rule.changes ? { ...decided, reason: `${decided.reason} (changes: true in this pipeline, which has no changed files to compare)` } : decided;
+    const files = [changesDepend ? 'changes' : '', rule.exists ? 'exists' : ''].filter(Boolean).join(' and ');
     const otherwise = evaluateRules(rules, scope, defaultWhen, label, noMatch, i + 1);
     // Either way the same outcome: the files do not matter here.
-    if (otherwise.runs === runs && (!runs || otherwise.when === when)) {
+    if (otherwise.runs === runs && (!runs || (otherwise.when === when && sameVariables(otherwise.variables, decided.variables)))) {
       return { ...decided, reason: `${label} ${i + 1}${condition} depends on ${files}, and otherwise ${otherwise.reason}: ${runs ? `when ${when}` : 'not added'} either way` };
     }
     return { ...decided, runs: 'depends', reason: `${label} ${i + 1}${condition} depends on ${files}: ${runs ? `when ${when}` : 'not added'} if the files match, otherwise ${otherwise.reason}` };
   }
   return { runs: false, when: 'never', reason: `no ${label} matches: ${noMatch}` };
+}
+
+function sameVariables(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  const ka = Object.keys(a ?? {});
+  return ka.length === Object.keys(b ?? {}).length && ka.every((k) => Object.hasOwn(b ?? {}, k) && b![k] === a![k]);
 }
