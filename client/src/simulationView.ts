@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { SIMULATE_REQUEST, type SimulateParams, type SimulateResult } from '../../server/src/protocol';
+import { PIPELINE_JOBS_REQUEST, SIMULATE_REQUEST, type PipelineJobsResult, type SimulateParams, type SimulateResult } from '../../server/src/protocol';
 
 /**
  * The "Simulate CI access" results view: scenario × entry → authorized, via, rule, namespace,
@@ -50,9 +50,10 @@ export class SimulationView implements vscode.Disposable {
     try {
       // The server only knows open documents: make sure this one is open.
       await vscode.workspace.openTextDocument(this.uri);
-      const result = await client.sendRequest<SimulateResult>(SIMULATE_REQUEST, { uri: this.uri.toString() } satisfies SimulateParams);
+      const params = { uri: this.uri.toString() } satisfies SimulateParams;
+      const [result, jobs] = await Promise.all([client.sendRequest<SimulateResult>(SIMULATE_REQUEST, params), client.sendRequest<PipelineJobsResult>(PIPELINE_JOBS_REQUEST, params)]);
       this.panel.title = `CI access: ${result.agent}`;
-      this.panel.webview.html = page(render(result, vscode.workspace.asRelativePath(this.uri)));
+      this.panel.webview.html = page(render(result, vscode.workspace.asRelativePath(this.uri)) + renderJobs(jobs, result.context));
     } catch (err) {
       this.panel.webview.html = page(`<p class="error">Simulation failed: ${escapeHtml(err instanceof Error ? err.message : String(err))}</p>`);
     }
@@ -79,6 +80,23 @@ function render(result: SimulateResult, file: string): string {
 <p>${escapeHtml(file)} · scenarios: ${result.scenarios.map(escapeHtml).join(', ')}</p>
 <table><thead><tr><th>scenario</th><th>project</th><th>authorized</th><th>via</th><th>rule</th><th>namespace</th><th>identity</th><th>problems</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="8">No ci_access entries.</td></tr>'}</tbody></table>`;
+}
+
+/** The jobs of the pipeline beside the agent that get (or are refused) this agent's context. */
+function renderJobs(jobs: PipelineJobsResult, context: string): string {
+  if (jobs.pipeline === null) return '';
+  const rows = jobs.rows
+    .map(
+      (r) => `<tr class="${r.authorized ? 'yes' : 'no'}">
+  <td>${escapeHtml(r.job)}</td><td>${escapeHtml(r.scenario)}</td><td>${r.authorized ? '✓ yes' : '✗ no'}</td>
+  <td>${escapeHtml(r.environment ?? '—')}</td><td><code>${escapeHtml(r.namespace ?? '—')}</code></td><td>${escapeHtml(r.identity ?? '—')}</td>
+  <td>${escapeHtml([r.runs === 'depends' ? 'runs depending on changed files' : r.when === 'manual' ? 'manual job' : '', r.managedEnvironment ? 'managed environment prepared first' : '', r.reason ?? ''].filter(Boolean).join('; '))}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Jobs of this repository's pipeline</h2>
+<p>${escapeHtml(jobs.pipeline)} of <code>${escapeHtml(jobs.project)}</code>: the jobs that run, and what context <code>${escapeHtml(context)}</code> gives them</p>
+<table><thead><tr><th>job</th><th>situation</th><th>authorized</th><th>environment</th><th>namespace</th><th>identity</th><th>notes</th></tr></thead>
+<tbody>${rows || '<tr><td colspan="7">No job runs in any situation.</td></tr>'}</tbody></table>`;
 }
 
 function page(body: string): string {

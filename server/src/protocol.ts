@@ -39,6 +39,8 @@ export interface ServerSettings {
   readonly target: CompatibilityTarget;
   /** The GitLab release (`major.minor`, 16.0 to the newest documented) the files are checked for. */
   readonly gitlabVersion: string;
+  /** Security lint codes (`security.*`) silenced for the whole workspace. */
+  readonly disabledLints: readonly string[];
   /** The projects' default branch used by scenarios. */
   readonly defaultBranch: string;
   /** Include the built-in scenarios in the active set. */
@@ -59,6 +61,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   target: 'proposal',
   // engine/config/gitlabVersions.ts NEWEST_GITLAB_VERSION (a unit test keeps them equal).
   gitlabVersion: '19.5',
+  disabledLints: [],
   defaultBranch: 'main',
   usePresetScenarios: true,
   scenarios: [],
@@ -110,6 +113,39 @@ export const SCENARIOS_REQUEST = 'gitlabAgentConfig/scenarios';
 
 export interface ScenariosResult {
   readonly scenarios: readonly ScenarioSetting[];
+}
+
+/**
+ * `gitlabAgentConfig/pipelineJobs` (params: the agent config's `uri`): the jobs of the pipeline beside
+ * the agent (`<repository>/.gitlab-ci.yml`) that would get this agent's context, per pipeline
+ * situation — the access map (`agentcfg pipeline`) seen from the agent's side.
+ */
+export const PIPELINE_JOBS_REQUEST = 'gitlabAgentConfig/pipelineJobs';
+
+export interface PipelineJobRow {
+  readonly job: string;
+  readonly scenario: string;
+  /** `depends`: on changed files (`rules:changes`/`exists`) or on the project. */
+  readonly runs: boolean | 'depends';
+  readonly when: string;
+  readonly environment: string | null;
+  readonly authorized: boolean;
+  readonly namespace: string | null;
+  readonly identity: string | null;
+  /** Why the job gets no context from this agent; null when authorized. */
+  readonly reason: string | null;
+  /** GitLab prepares a managed environment for the job before it starts. */
+  readonly managedEnvironment: boolean;
+  /** The job's line in the pipeline file (0-based). */
+  readonly line: number;
+}
+
+export interface PipelineJobsResult {
+  /** The pipeline file's path relative to the repository root; null when there is none. */
+  readonly pipeline: string | null;
+  /** The project the pipeline runs in. */
+  readonly project: string;
+  readonly rows: readonly PipelineJobRow[];
 }
 
 /** Client command ids the server's code lenses invoke. */

@@ -21,6 +21,7 @@ import { DocumentLinksFeature } from './lsp/documentLinks';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokensFeature } from './lsp/semanticTokens';
 import { WorkspaceIds, workspaceFolderPaths } from './lsp/workspaceIds';
 import { PipelineFeature } from './lsp/pipeline/pipelineFeature';
+import { PipelineJobsRequest } from './lsp/pipeline/pipelineJobsRequest';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -65,6 +66,7 @@ new HoverFeature(connection, models, settings, simulations, pipelines);
 new InlayHintsFeature(connection, models, settings, simulations);
 new CodeLensFeature(connection, models, settings, simulations, pipelines);
 new SimulateRequestFeature(connection, documents, settings, simulations);
+new PipelineJobsRequest(connection, settings, pipelines.service);
 new CodeActionsFeature(connection);
 new StructureFeature(connection, documents, models);
 const workspaceIds = new WorkspaceIds(documents, models, () => workspaceFolders);

@@ -7,13 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
-import { LspTestClient } from '../support/lspClient';
+import { PIPELINE_JOBS_REQUEST, type PipelineJobsResult } from '../../server/src/protocol';
+import { LspTestClient, repoRoot } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
 const CONFIG = `ci_access:
@@ -124,5 +125,31 @@ describe('LSP over stdio: the access map on .gitlab-ci.yml', () => {
   test('other features stay with the user\'s YAML extension: no completion, symbols or folding from us', async () => {
     const symbols = await client.request<unknown[]>('textDocument/documentSymbol', { textDocument: { uri } });
     assert.deepEqual(symbols, []);
+  });
+});
+
+describe('LSP over stdio: the results view of an agent lists the jobs of the pipeline beside it', () => {
+  let client: LspTestClient;
+  before(async () => {
+    client = await LspTestClient.start({ settings: { configProjectPath: 'acme/infra/agents', pipelineProjectPath: 'acme/shop/storefront' }, workspaceFolder: path.join(repoRoot, 'examples') });
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  test('examples: the jobs that run, per situation, with the context production-agent gives them', async () => {
+    const config = path.join(repoRoot, 'examples', '.gitlab', 'agents', 'production-agent', 'config.yaml');
+    const uri = pathToFileURL(config).href;
+    await client.open(uri, readFileSync(config, 'utf8'));
+    const jobs = await client.request<PipelineJobsResult>(PIPELINE_JOBS_REQUEST, { uri });
+    assert.equal(jobs.pipeline, '.gitlab-ci.yml');
+    assert.equal(jobs.project, 'acme/shop/storefront');
+    const row = (job: string, scenario: string) => jobs.rows.find((r) => r.job === job && r.scenario === scenario);
+    assert.deepEqual(row('review', 'merge request from feature/login'), { job: 'review', scenario: 'merge request from feature/login', runs: true, when: 'on_success', environment: 'review/feature-login', authorized: true, namespace: 'storefront', identity: 'gitlab:ci_job:<job id>', reason: null, managedEnvironment: true, line: row('review', 'merge request from feature/login')?.line });
+    assert.equal(row('deploy_production', 'push to main')?.when, 'manual');
+    // Jobs that do not run in a situation are not listed; a job without environment is refused by the entry's filter.
+    assert.equal(row('review', 'push to main'), undefined);
+    assert.match(row('build', 'push to main')?.reason ?? '', /no environment/);
+    client.close(uri);
   });
 });

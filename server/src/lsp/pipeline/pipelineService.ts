@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { readCiAccess, type CiAccessModel } from '../../engine/access/model';
 import { parseYaml } from '../../engine/config/yamlDocument';
 import { classifyPath } from '../../engine/files';
@@ -35,6 +36,30 @@ export class PipelineService {
     private readonly models: DocumentModels,
   ) {}
 
+  /** The project the pipeline at `file` runs in: the setting, else its git remote. */
+  projectOf(file: string | null, settings: ServerSettings): string {
+    return settings.pipelineProjectPath || (file === null ? null : configProjectPathFromGit(file)) || UNKNOWN_PROJECT;
+  }
+
+  /**
+   * The pipeline beside an agent configuration (`<repository>/.gitlab-ci.yml` for
+   * `<repository>/.gitlab/agents/<agent>/config.yaml`), open or on disk, mapped; null when there is none.
+   */
+  besideAgent(configUri: string, settings: ServerSettings): { file: string; access: PipelineAccess } | null {
+    const config = localFilePath(configUri);
+    if (config === null) return null;
+    const file = path.join(path.dirname(path.dirname(path.dirname(path.dirname(config)))), '.gitlab-ci.yml');
+    const open = this.documents.all().find((d) => localFilePath(d.uri) === file);
+    if (open) return { file, access: this.get(open, settings) };
+    try {
+      // Versioned by modification time, so the cache notices an edit on disk.
+      const document = TextDocument.create(pathToFileURL(file).href, 'yaml', statSync(file).mtimeMs, readFileSync(file, 'utf8'));
+      return { file, access: this.get(document, settings) };
+    } catch {
+      return null;
+    }
+  }
+
   get(document: TextDocument, settings: ServerSettings): PipelineAccess {
     const file = localFilePath(document.uri);
     const root = file === null ? null : path.dirname(file);
@@ -46,7 +71,7 @@ export class PipelineService {
       text: document.getText(),
       file: '.gitlab-ci.yml',
       read: (included) => (root === null ? null : this.readIncluded(root, included)),
-      projectPath: settings.pipelineProjectPath || (file === null ? null : configProjectPathFromGit(file)) || UNKNOWN_PROJECT,
+      projectPath: this.projectOf(file, settings),
       settings,
       agents: agents.map((a) => a.mapped),
     });
