@@ -5,8 +5,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readPipeline, type SourceLocation } from '../../../server/src/engine/pipeline/index';
-import { FIXTURES, job, loadFixture } from './pipelineFixtures';
+import { evaluatePipeline, readPipeline, type SourceLocation } from '../../../server/src/engine/pipeline/index';
+import { FIXTURES, job, loadFixture, variablesOf } from './pipelineFixtures';
 
 /** The text a location covers in a fixture folder. */
 function textAt(folder: string, location: SourceLocation): string {
@@ -217,5 +217,48 @@ describe('values as GitLab reads them', () => {
   test('only as a mapping without refs keeps the default refs branches and tags (lib/gitlab/ci/config/entry/policy.rb)', () => {
     const p = readPipeline('job:\n  script: x\n  only:\n    variables: [$A]\n', () => null);
     assert.deepEqual(p.jobs[0].only?.refs, ['branches', 'tags']);
+  });
+});
+
+describe('parallel:matrix (https://docs.gitlab.com/ci/yaml/#parallelmatrix)', () => {
+  const text = [
+    'deploystacks:',
+    '  stage: deploy',
+    '  script:',
+    '    - kubectl --context "$AGENT" apply -f $STACK/',
+    '  variables:',
+    '    AGENT: acme/infra/agents:$PROVIDER',
+    '  parallel:',
+    '    matrix:',
+    '      - PROVIDER: aws',
+    '        STACK: [monitoring, app1]',
+    '      - PROVIDER: [gcp, vultr]',
+    '        STACK: data',
+    '  environment: $PROVIDER/$STACK',
+    '  rules:',
+    '    - if: $PROVIDER == "vultr"',
+    '      when: never',
+    '    - when: on_success',
+    '',
+  ].join('\n');
+  const pipeline = readPipeline(text, () => null);
+
+  test('one job per combination, named as GitLab names them (https://docs.gitlab.com/ci/jobs/job_control/#run-a-one-dimensional-matrix-of-parallel-jobs)', () => {
+    assert.deepEqual(pipeline.jobs.map((j) => j.name), ['deploystacks: [aws, monitoring]', 'deploystacks: [aws, app1]', 'deploystacks: [gcp, data]', 'deploystacks: [vultr, data]']);
+    assert.deepEqual(pipeline.jobs[2].variables, { AGENT: 'acme/infra/agents:$PROVIDER', PROVIDER: 'gcp', STACK: 'data' });
+    assert.ok(pipeline.jobs.every((j) => j.location.range.start.line === 0));
+  });
+
+  test('rules and environment names see each job\'s matrix values (https://docs.gitlab.com/ci/jobs/job_control/#use-matrix-variables-in-rules)', () => {
+    const evaluation = evaluatePipeline(pipeline, variablesOf('defaultBranch'));
+    assert.deepEqual(pipeline.jobs.map((j) => evaluation.job(j).runs), [true, true, true, false]);
+    assert.deepEqual(pipeline.jobs.map((j) => evaluation.environmentName(j).name), ['aws/monitoring', 'aws/app1', 'gcp/data', 'vultr/data']);
+    assert.equal(evaluation.expand(pipeline.jobs[2].kubeContexts[0].context, pipeline.jobs[2]).name, 'acme/infra/agents:gcp');
+  });
+
+  test('more than 200 jobs is refused by GitLab; the first 200 are read', () => {
+    const big = readPipeline('j:\n  script: x\n  parallel:\n    matrix:\n      - A: [' + Array.from({ length: 15 }, (_, i) => i).join(',') + ']\n        B: [' + Array.from({ length: 15 }, (_, i) => i).join(',') + ']\n', () => null);
+    assert.equal(big.jobs.length, 200);
+    assert.deepEqual(big.problems.map((p) => p.code), ['pipeline.matrixTooLarge']);
   });
 });

@@ -186,3 +186,38 @@ function checkExpression(expression: string, node: YNode, problems: TreeProblem[
   if (result.valid) return;
   problems.push({ loc: node.loc, severity: 'error', code: 'pipeline.invalidExpression', message: `${where}: invalid expression syntax (${result.error.message}); GitLab rejects the pipeline. Here the rule never matches.` });
 }
+
+/** GitLab's limit of jobs one `parallel:matrix` creates (https://docs.gitlab.com/ci/yaml/#parallelmatrix). */
+export const MAX_MATRIX_JOBS = 200;
+
+/**
+ * The jobs `parallel:matrix` makes of one (lib/gitlab/ci/config/normalizer/matrix_strategy.rb): each
+ * entry's variables multiplied out, in order; each job named `job: [value, value]` and given those
+ * variables over its own (https://docs.gitlab.com/ci/yaml/#parallelmatrix). The job itself when it
+ * has no matrix. `parallel: N` makes N identical jobs as far as access goes: the job is kept whole.
+ */
+export function matrixJobs(job: PipelineJob, parallel: YNode | undefined, problems: TreeProblem[]): PipelineJob[] {
+  const matrix = parallel?.kind === 'map' ? parallel.entries.get('matrix')?.value : undefined;
+  if (!matrix || matrix.kind !== 'seq') return [job];
+  const combinations: Record<string, string>[] = [];
+  for (const entry of flatten(matrix)) {
+    if (entry.kind !== 'map') continue;
+    let partial: Record<string, string>[] = [{}];
+    for (const [name, { value }] of entry.entries) {
+      const values = flatten(value).flatMap((v) => (v.kind === 'scalar' && v.value !== null ? [v.text] : []));
+      partial = partial.flatMap((combo) => values.map((v) => ({ ...combo, [name]: v })));
+      if (partial.length > MAX_MATRIX_JOBS) break;
+    }
+    combinations.push(...partial);
+    if (combinations.length > MAX_MATRIX_JOBS) {
+      problems.push({ loc: matrix.loc, severity: 'error', code: 'pipeline.matrixTooLarge', message: `${job.name}: parallel:matrix would create more than ${MAX_MATRIX_JOBS} jobs; GitLab rejects the pipeline. Only the first ${MAX_MATRIX_JOBS} are shown.` });
+      break;
+    }
+  }
+  if (combinations.length === 0) return [job];
+  return combinations.slice(0, MAX_MATRIX_JOBS).map((variables) => ({
+    ...job,
+    name: `${job.name}: [${Object.values(variables).join(', ')}]`,
+    variables: { ...job.variables, ...variables },
+  }));
+}

@@ -7,7 +7,7 @@
  */
 import { applyExtends } from './extends';
 import { loadConfig } from './includes';
-import { readJob, readRules, type JobDefaults } from './jobs';
+import { matrixJobs, readJob, readRules, type JobDefaults } from './jobs';
 import type { Pipeline, PipelineFileReader, PipelineJob, PipelineRule } from './model';
 import { ReferenceResolver } from './references';
 import type { TreeProblem, YNode } from './tree';
@@ -51,7 +51,7 @@ export function readPipeline(text: string, read: PipelineFileReader, file = '.gi
         problems.push({ loc: entry.keyLoc, severity: 'warning', code: 'pipeline.notAJob', message: `${name} is not a keyword and its value is not a mapping, so it is not a job: GitLab rejects the file (jobs config should contain at least one visible job).` });
         continue;
       }
-      jobs.push(readJob(name, entry, value, defaults, locator, problems));
+      jobs.push(...matrixJobs(readJob(name, entry, value, defaults, locator, problems), value.entries.get('parallel')?.value, problems));
     }
     if (loaded.incomplete) softenMissing(problems);
     return { jobs, variables, ...(workflowRules ? { workflowRules } : {}), problems: problems.map((p) => locator.problem(p)) };
