@@ -82,10 +82,11 @@ export function accessMap(input: AccessMapInput): JobAccess[] {
     // What rules:if reads: the situation's predefined and user variables (the pipeline's own
     // `variables:` and rule variables are added by the decision, as GitLab scopes them).
     const evaluation = evaluatePipeline(input.pipeline, rulesIfVariables(scenarioVariables(base)));
+    const outcomes = input.agents.map((agent) => outcomeFor(agent, base, input));
     for (const job of input.pipeline.jobs) {
       const decision = evaluation.job(job);
       const environment = mappedEnvironment(evaluation, job);
-      const contexts = decision.runs === false ? [] : input.agents.map((agent) => contextAccess(agent, job, environment, jobScenario(base, input.pipeline, job, environment), input.options));
+      const contexts = decision.runs === false ? [] : input.agents.map((agent, i) => contextAccess(agent, job, environment, outcomes[i](job, environment)));
       const usedContexts = job.kubeContexts.map((use) => ({ context: evaluation.expand(use.context, job).name, location: use.location }));
       out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, usedContexts, location: job.location });
     }
@@ -143,8 +144,27 @@ function mappedEnvironment(evaluation: PipelineEvaluation, job: PipelineJob): Ma
   };
 }
 
-function contextAccess(mapped: MappedAgent, job: PipelineJob, environment: MappedEnvironment | null, scenario: Scenario, options: SimulationOptions): ContextAccess {
-  const outcome: AccessOutcome = simulateAccess(mapped.ciAccess, mapped.agent, scenario, options);
+/**
+ * One agent's outcome for a job of one situation. Without the `rules` design in force, an agent's
+ * decision reads only the job's environment (name, tier, action) besides the situation: jobs that
+ * share it share the simulation (a pipeline of hundreds of jobs has a handful of environments).
+ * With rules, `if:` and `namespace:` may read any of the job's variables: each job is simulated.
+ */
+function outcomeFor(mapped: MappedAgent, base: Scenario, input: AccessMapInput): (job: PipelineJob, environment: MappedEnvironment | null) => AccessOutcome {
+  const model = mapped.ciAccess;
+  const rulesRead = (input.options.target ?? 'proposal') === 'proposal' && [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].some((e) => e.rules !== undefined);
+  const simulate = (job: PipelineJob, environment: MappedEnvironment | null) => simulateAccess(model, mapped.agent, jobScenario(base, input.pipeline, job, environment), input.options);
+  if (rulesRead) return simulate;
+  const shared = new Map<string, AccessOutcome>();
+  return (job, environment) => {
+    const key = environment ? `${environment.name}\u0000${job.environment?.deploymentTier ?? ''}\u0000${environment.action}` : '';
+    let outcome = shared.get(key);
+    if (!outcome) shared.set(key, (outcome = simulate(job, environment)));
+    return outcome;
+  };
+}
+
+function contextAccess(mapped: MappedAgent, job: PipelineJob, environment: MappedEnvironment | null, outcome: AccessOutcome): ContextAccess {
   const context = kubeContextName(mapped.agent);
   // GitLab prepares the environment when the job's environment names this agent, managed resources
   // are not turned off there, and the winning authorization enables resource management.
