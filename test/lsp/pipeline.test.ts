@@ -3,7 +3,7 @@
  * with the per-situation table, and the three diagnostics where the pipeline and the agent
  * configurations disagree (an agent that does not authorize the job, an invalid namespace, a
  * `kubectl --context` no authorized agent provides). Contexts are named
- * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#ci-job-kubeconfig).
+ * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#job-kubeconfig).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -2,7 +2,7 @@
  * `agentcfg pipeline`: the access map of examples/.gitlab-ci.yml (the pipeline of acme/shop/storefront)
  * against the example agents, in the JSON shape issue 12 documents, and its diagnostics on stderr.
  * Jobs run as GitLab decides (docs.gitlab.com/ci/jobs/job_rules/); contexts are named
- * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#ci-job-kubeconfig).
+ * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#job-kubeconfig).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
