@@ -214,6 +214,11 @@ describe('values as GitLab reads them', () => {
     assert.deepEqual(p.jobs.map((j) => j.name), ['deploy']);
   });
 
+  test('a trigger job is marked: it gets no KUBECONFIG (https://docs.gitlab.com/ci/yaml/#trigger)', () => {
+    const p = readPipeline('downstream:\n  trigger: acme/shop/payments\nbuild:\n  script: x\n', () => null);
+    assert.deepEqual(p.jobs.map((j) => [j.name, j.trigger]), [['downstream', true], ['build', undefined]]);
+  });
+
   test('only as a mapping without refs keeps the default refs branches and tags (lib/gitlab/ci/config/entry/policy.rb)', () => {
     const p = readPipeline('job:\n  script: x\n  only:\n    variables: [$A]\n', () => null);
     assert.deepEqual(p.jobs[0].only?.refs, ['branches', 'tags']);

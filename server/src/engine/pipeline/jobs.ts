@@ -51,6 +51,7 @@ export function readJob(name: string, entry: YEntry, job: YMap, defaults: JobDef
     variables: readVariables(get('variables'), problems, `${name}:`),
     ...(inheritVariables !== true ? { inheritVariables } : {}),
     ...(environment ? { environment } : {}),
+    ...(present(get('trigger')) ? { trigger: true } : {}),
     kubeContexts: [...findKubeContexts(scriptLines, (file) => locator.text(file)), ...kubeContextVariable(get('variables'))].map((c) => ({ context: c.context, location: locator.location(c.loc) })),
   };
 }

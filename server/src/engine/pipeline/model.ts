@@ -78,6 +78,11 @@ export interface PipelineJob {
    */
   readonly inheritVariables?: boolean | readonly string[];
   readonly environment?: JobEnvironment;
+  /**
+   * A `trigger:` job starts a downstream pipeline: no runner runs it, so it gets no KUBECONFIG
+   * (https://docs.gitlab.com/ci/yaml/#trigger).
+   */
+  readonly trigger?: boolean;
   /** `kubectl --context <name>` / `kubectl config use-context <name>` in `script`/`before_script`/`after_script`, where the name is literal or a variable. */
   readonly kubeContexts: readonly { readonly context: string; readonly location: SourceLocation }[];
 }
