@@ -86,6 +86,11 @@ describe('review apps (https://docs.gitlab.com/ci/review_apps/, https://docs.git
     assert.deepEqual(p.jobs[0].kubeContexts.map((c) => c.location.range.start.line), [4, 4, 2]);
   });
 
+  test('a kubectl command continued over lines with a backslash', () => {
+    const p = readPipeline('j:\n  script:\n    - |\n      kubectl apply \\\n        --context acme/infra/agents:prod \\\n        -f k8s/\n', () => null);
+    assert.deepEqual(p.jobs[0].kubeContexts.map((c) => [c.context, c.location.range.start.line]), [['acme/infra/agents:prod', 4]]);
+  });
+
   test('rules keep their if and when, and where they are (https://docs.gitlab.com/ci/yaml/#rules)', () => {
     const rules = job(pipeline, 'production').rules!;
     assert.deepEqual(rules.map((r) => [r.if, r.when]), [['$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH', 'manual'], ['$CI_COMMIT_TAG =~ /^v\\d+/', 'manual']]);

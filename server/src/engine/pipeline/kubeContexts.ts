@@ -26,9 +26,12 @@ export function findKubeContexts(lines: readonly YNode[], text: (file: string) =
   const found: FoundContext[] = [];
   for (const line of lines) {
     if (line.kind !== 'scalar' || typeof line.value !== 'string' || !/kubectl|helm/.test(line.value)) continue;
+    // A command continued on the next line (`\` at the end) is one command: the continuation is
+    // blanked out with as many characters, so offsets stay those of the value.
+    const command = line.value.replace(/\\\r?\n/g, (m) => ' '.repeat(m.length));
     const hits: { index: number; name: string }[] = [];
     for (const re of [FLAG, USE_CONTEXT, HELM]) {
-      for (const m of line.value.matchAll(re)) hits.push({ index: m.index + m[0].length - m[2].length - m[1].length, name: m[2] });
+      for (const m of command.matchAll(re)) hits.push({ index: m.index + m[0].length - m[2].length - m[1].length, name: m[2] });
     }
     hits.sort((a, b) => a.index - b.index);
     for (const hit of hits) found.push({ context: hit.name, loc: locate(line, hit.index, hit.name, text(line.loc.file)) });
