@@ -18,6 +18,8 @@ import { withYamlVariables, yamlVariables } from './jobVariables';
 import type { Pipeline, PipelineJob, RunDecision } from './model';
 import { ownDecision, workflowRulesDecision } from './ruleDecision';
 
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
+
 export interface PipelineEvaluation {
   /** Whether the pipeline is created. */
   readonly workflow: RunDecision;
@@ -40,7 +42,7 @@ export function evaluatePipeline(pipeline: Pipeline, variables: ReadonlyMap<stri
   const sharedScope = Object.keys(workflowVariables).length ? withYamlVariables(variables, yamlVariables(pipeline, null, workflowVariables)) : globalScope;
   const yamlWins = (name: string): boolean => !variables.has(name) || predefinedVariable(name) !== undefined;
 
-  const scopes = new WeakMap<PipelineJob, ReadonlyMap<string, string>>();
+  const scopes = new Map<PipelineJob, ReadonlyMap<string, string>>();
   const scopeOf = (job: PipelineJob): ReadonlyMap<string, string> => {
     let scope = scopes.get(job);
     if (scope) return scope;
@@ -57,7 +59,7 @@ export function evaluatePipeline(pipeline: Pipeline, variables: ReadonlyMap<stri
     return scope;
   };
 
-  const decisions = new WeakMap<PipelineJob, RunDecision>();
+  const decisions = new Map<PipelineJob, RunDecision>();
   const decide = (job: PipelineJob): RunDecision => {
     let decision = decisions.get(job);
     if (decision) return decision;
@@ -75,8 +77,8 @@ export function evaluatePipeline(pipeline: Pipeline, variables: ReadonlyMap<stri
   const shared = new Map<string, ExpandedName>();
   const expand = (text: string, job: PipelineJob): ExpandedName => {
     const scope = scopeOf(job);
-    const ruleVariables = decide(job).variables ?? {};
-    const memo = scope === sharedScope && Object.keys(ruleVariables).length === 0 ? shared : null;
+    const ruleVariables = decide(job).variables ?? NONE;
+    const memo = scope === sharedScope && (ruleVariables === NONE || Object.keys(ruleVariables).length === 0) ? shared : null;
     const known = memo?.get(text);
     if (known) return known;
     const result = expandWith(text, (name) => {
