@@ -58,7 +58,7 @@ export class ReferenceResolver {
   }
 
   private resolveRef(ref: YRef): YNode {
-    const missing: YNode = { kind: 'scalar', value: null, text: '', verbatim: false, loc: ref.loc };
+    const missing: YNode = { kind: 'scalar', value: null, text: '', loc: ref.loc };
     const shown = ref.path ? `[${ref.path.join(', ')}]` : '';
     if (!ref.path) {
       this.problem(ref, 'pipeline.referenceInvalid', '!reference must be a non-empty list of keys, e.g. !reference [.setup, script].');

@@ -47,8 +47,6 @@ export interface YScalar {
   readonly value: string | number | boolean | null;
   /** The scalar as Ruby's `to_s` prints it (`1.0` stays `1.0`, null is ""). */
   readonly text: string;
-  /** Whether the value can be mapped back character by character (plain or quoted without escapes). */
-  readonly verbatim: boolean;
   readonly loc: Loc;
 }
 
@@ -87,7 +85,7 @@ const YAML_OPTIONS: YamlOptions = {
 
 /**
  * Reads one CI file's text into a located tree; never throws. A file whose top level is a plain
- * list of keys is parsed one top-level entry at a time, and each entry's parse is kept by its text,
+ * block mapping is parsed one top-level entry at a time, and each entry's parse is kept by its text,
  * so after an edit only the edited job is parsed again (the YAML parse is most of the time spent);
  * anything else, and any entry that does not parse cleanly on its own, takes the whole-document path.
  */
@@ -239,7 +237,7 @@ class Converter {
   }
 
   private nullAt(node: Node | null | undefined): YScalar {
-    return { kind: 'scalar', value: null, text: '', verbatim: false, loc: this.loc(node) };
+    return { kind: 'scalar', value: null, text: '', loc: this.loc(node) };
   }
 
   convert(node: Node): YNode {
@@ -300,7 +298,7 @@ class Converter {
     for (const pair of pairs) {
       const keyNode = pair.key;
       const keyLoc = this.loc(keyNode);
-      const value: YNode = pair.value ? this.convert(pair.value) : { kind: 'scalar', value: null, text: '', verbatim: false, loc: { file: this.file, start: keyLoc.end, end: keyLoc.end } };
+      const value: YNode = pair.value ? this.convert(pair.value) : { kind: 'scalar', value: null, text: '', loc: { file: this.file, start: keyLoc.end, end: keyLoc.end } };
       if (isScalar(keyNode) && typeof keyNode.value === 'symbol') {
         // `<<`: Psych merges a mapping (or, for a list, the mappings with earlier ones winning) into this one here.
         const sources = value.kind === 'map' ? [value] : value.kind === 'seq' && value.items.every((i) => i.kind === 'map') ? [...(value.items as YMap[])].reverse() : null;
@@ -329,19 +327,18 @@ function keyText(node: Node, text: string, offset: number): string {
   return range ? text.slice(offset + range[0], offset + Math.min(range[1], range[0] + 64)) : '';
 }
 
-function scalarNode(node: Node & { value?: unknown; source?: unknown; type?: unknown; minFractionDigits?: number }, loc: Loc): YScalar {
+function scalarNode(node: Node & { value?: unknown; source?: unknown; minFractionDigits?: number }, loc: Loc): YScalar {
   let value = node.value;
   const source = typeof node.source === 'string' ? node.source : undefined;
   // Psych's YAML 1.1 booleans are yes/no/true/false/on/off; `y` and `n` stay strings.
   if (typeof value === 'boolean' && source !== undefined && /^[yYnN]$/.test(source)) value = source;
-  const verbatim = node.type === 'PLAIN' || ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && source !== undefined && !/[\\']/.test(source));
-  if (value === null || value === undefined) return { kind: 'scalar', value: null, text: '', verbatim: false, loc };
-  if (typeof value === 'number') return { kind: 'scalar', value, text: rubyNumber(value, source, node.minFractionDigits), verbatim: false, loc };
-  if (typeof value === 'boolean') return { kind: 'scalar', value, text: String(value), verbatim: false, loc };
-  if (typeof value === 'string') return { kind: 'scalar', value, text: value, verbatim, loc };
+  if (value === null || value === undefined) return { kind: 'scalar', value: null, text: '', loc };
+  if (typeof value === 'number') return { kind: 'scalar', value, text: rubyNumber(value, source, node.minFractionDigits), loc };
+  if (typeof value === 'boolean') return { kind: 'scalar', value, text: String(value), loc };
+  if (typeof value === 'string') return { kind: 'scalar', value, text: value, loc };
   // A timestamp (a Date here): Psych's Date prints as written.
   const text = source ?? String(value);
-  return { kind: 'scalar', value: text, text, verbatim: false, loc };
+  return { kind: 'scalar', value: text, text, loc };
 }
 
 /** Ruby's `Float#to_s` keeps `.0` on a whole float (`1.0`), `Integer#to_s` has none. */
@@ -350,14 +347,4 @@ function rubyNumber(value: number, source: string | undefined, minFractionDigits
   const isFloat = (minFractionDigits ?? 0) > 0 || (source !== undefined && /^[-+]?(\d[\d_]*)?\.|[eE]/.test(source) && !/^[-+]?0x/i.test(source));
   if (isFloat && Number.isInteger(value) && Math.abs(value) < 1e16) return `${value}.0`;
   return String(value);
-}
-
-/** The entry's value under `key` of a map node; undefined for other nodes or a missing key. */
-export function get(node: YNode | undefined, key: string): YNode | undefined {
-  return node?.kind === 'map' ? node.entries.get(key)?.value : undefined;
-}
-
-/** Whether a node is YAML null (`key:` with nothing, `~`, `null`). */
-export function isNull(node: YNode | undefined): boolean {
-  return node === undefined || (node.kind === 'scalar' && node.value === null);
 }
