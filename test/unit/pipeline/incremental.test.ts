@@ -59,3 +59,26 @@ describe('editing one job', () => {
     assert.equal(readPipeline(edited, () => null).jobs.find((j) => j.name === 'job101')!.kubeContexts[0].location.range.start.line, 410);
   });
 });
+
+describe('every prefix and every line damaged, of every fixture', () => {
+  // Truncated and damaged files must neither throw nor make the two paths disagree.
+  for (const file of files(FIXTURES)) {
+    test(path.relative(FIXTURES, file), () => {
+      const text = readFileSync(file, 'utf8');
+      for (let cut = 0; cut <= text.length; cut += 5) {
+        const prefix = text.slice(0, cut);
+        same(prefix);
+        readPipeline(prefix, () => null);
+      }
+      const lines = text.split('\n');
+      const withLine = (i: number, ...replacement: string[]) => [...lines.slice(0, i), ...replacement, ...lines.slice(i + 1)].join('\n');
+      for (let i = 0; i < lines.length; i++) {
+        // Removed, indented, dedented, doubled, an unclosed bracket, a colon lost.
+        for (const damaged of [withLine(i), withLine(i, `  ${lines[i]}`), withLine(i, lines[i].replace(/^ {2}/, '')), withLine(i, lines[i], lines[i]), withLine(i, `${lines[i]} [`), withLine(i, lines[i].replace(':', ''))]) {
+          same(damaged);
+          readPipeline(damaged, () => null);
+        }
+      }
+    });
+  }
+});

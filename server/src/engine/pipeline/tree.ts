@@ -83,6 +83,9 @@ const YAML_OPTIONS: YamlOptions = {
   customTags: [{ tag: REFERENCE_TAG, collection: 'seq', resolve: (seq) => seq }],
 };
 
+/** Syntax errors reported per file. */
+const MAX_SYNTAX_PROBLEMS = 5;
+
 /**
  * Reads one CI file's text into a located tree; never throws. A file whose top level is a plain
  * block mapping is parsed one top-level entry at a time, and each entry's parse is kept by its text,
@@ -110,7 +113,8 @@ function readWhole(text: string, file: string): ReadTree {
   const first = composed.docs[0];
   const doc = first && composed.docs.length > 1 && isMap(first.contents) && first.contents.items.length > 0 && first.contents.items.every((p) => isScalar(p.key) && p.key.value === 'spec') ? composed.docs[1] : first;
   if (!doc) return { root: null, problems };
-  for (const error of doc.errors) {
+  // The first few errors: after one, the parser's later complaints mostly repeat it.
+  for (const error of doc.errors.slice(0, MAX_SYNTAX_PROBLEMS)) {
     problems.push({
       loc: { file, start: error.pos[0], end: Math.max(error.pos[1], error.pos[0] + 1) },
       severity: 'error',
@@ -120,7 +124,9 @@ function readWhole(text: string, file: string): ReadTree {
   }
   if (doc.errors.length > 0) return { root: null, problems };
   const converter = new Converter(text, file);
-  const root = doc.contents ? converter.convert(doc.contents as Node) : null;
+  const converted = doc.contents ? converter.convert(doc.contents as Node) : null;
+  // The top-level mapping runs to the end of the text, as when it is read entry by entry.
+  const root = converted?.kind === 'map' ? { ...converted, loc: { ...converted.loc, end: text.length } } : converted;
   problems.push(...converter.problems);
   if (converter.tooDeepAt !== null) {
     problems.push({ loc: { file, start: converter.tooDeepAt, end: converter.tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
@@ -145,11 +151,14 @@ function topLevelBlocks(text: string): Block[] | null {
   const starts: number[] = [];
   for (let at = 0; at < text.length; ) {
     const c = text[at];
+    const next = text.indexOf('\n', at);
     if (c !== ' ' && c !== '\t' && c !== '#' && c !== '\n' && c !== '\r') {
       if (/^(?:[-?%[\]{}!&*|>@`,\uFEFF]|<<|\.\.\.)/.test(text.slice(at, at + 3))) return null;
       starts.push(at);
+    } else if (starts.length === 0 && !/^\s*(?:#.*)?$/.test(text.slice(at, next === -1 ? text.length : next))) {
+      // Content before the first top-level key (an indented first line): only the whole document says what it is.
+      return null;
     }
-    const next = text.indexOf('\n', at);
     if (next === -1) break;
     at = next + 1;
   }
