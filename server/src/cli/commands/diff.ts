@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { accessDiff, type AccessDiffVersion } from '../../engine/diff';
+import { agentDirectoryOf, classifyPath } from '../../engine/files';
+import { UNNAMED_AGENT, type ProjectSettings } from '../../engine/project';
+import { parseArgs, UsageError } from '../args';
+import type { CliCommand } from '../io';
+import { checkName, choiceOption } from '../options';
+import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
+import { workingOn } from '../run';
+import { changeJson, diffMarkdown, diffText, type AgentFiles } from './diffOutput';
+
+const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|json|markdown] [--project <full/path>]... ${PROJECT_SETTING_USAGE}
+         the agent files of the work tree against those of <revision> (read with git show): every
+         .gitlab/agents/<agent>/config.yaml and environment_templates/default.yaml of the repository,
+         or those under [paths...], agents added or deleted since included
+   or: agentcfg diff <old config.yaml> <new config.yaml> [--agent <name>] [same options]
+         (two environment templates: compared with the config.yaml beside the new one)
+   --project adds a project to compare (one a group entry covers, the project a pipeline runs in).
+   Exit 0 when no CI/CD job's access changes, 1 when some does (a pipeline can require approval), 2 usage errors.`;
+
+/** The only agent files GitLab reads (docs/gitlab-behaviour.md#ignored-file-names). */
+const CONFIG = 'config.yaml';
+const TEMPLATE = 'environment_templates/default.yaml';
+
+/** Both versions and where each agent's files are, for the output. */
+interface Versions {
+  readonly before: AccessDiffVersion;
+  readonly after: AccessDiffVersion;
+  readonly files: AgentFiles;
+  /** What the old version is called in the output. */
+  readonly base: string;
+}
+
+/**
+ * `agentcfg diff`: what a change to agent configurations and templates does to CI/CD jobs — which
+ * project in which situation gains or loses access, moves namespace, changes identity or managed
+ * objects (engine/diff `accessDiff`, with the editor's settings).
+ */
+export const diffCommand: CliCommand = {
+  name: 'diff',
+  summary: 'Show which CI/CD access a change to agent configurations grants, removes or moves.',
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: ['base', 'format', 'agent', ...PROJECT_SETTING_OPTIONS.values], repeated: ['project'], flags: [...PROJECT_SETTING_OPTIONS.flags] });
+    const format = choiceOption(args, 'format', ['text', 'json', 'markdown'] as const) ?? 'text';
+    const base = args.values.base;
+    if (base === undefined && args.positional.length !== 2) throw new UsageError('give --base <git revision> (and optionally paths), or exactly two files: <old> <new>');
+    if (base !== undefined && args.values.agent !== undefined) throw new UsageError('--agent names the agent of two files; with --base each agent is named by its folder');
+    if (args.values.agent !== undefined) checkName('agent', args.values.agent, 'label');
+    for (const project of args.repeated.project ?? []) if (!/^[^/\s]+(\/[^/\s]+)+$/.test(project)) throw new UsageError(`--project must be a full project path such as acme/shop/web, got "${project}"`);
+    let settings = projectSettingsFromArgs(args, io.cwd);
+
+    const versions = base !== undefined ? gitVersions(base, args.positional, io.cwd) : fileVersions(args.positional[0], args.positional[1], args.values.agent, io.cwd);
+    if (!settings.configProjectPath) settings = settingsForFile(settings, path.join(io.cwd, 'config.yaml'));
+    const changes = await workingOn(versions.base, async () => accessDiff({ before: withProject(versions.before, settings), after: withProject(versions.after, settings), settings, projects: args.repeated.project ?? [] }));
+
+    if (format === 'json') io.out(`${JSON.stringify(changes.map((c) => changeJson(c, versions.files)), null, 2)}\n`);
+    else if (format === 'markdown') io.out(diffMarkdown(changes, versions.base, versions.files));
+    else io.out(diffText(changes, versions.base, versions.files));
+    return changes.length ? 1 : 0;
+  },
+};
+
+/** Each config with the agent configuration project the settings (or the git remote) name. */
+function withProject(version: AccessDiffVersion, settings: ProjectSettings): AccessDiffVersion {
+  return { ...version, configs: Object.fromEntries(Object.entries(version.configs).map(([key, c]) => [key, { ...c, configProjectPath: c.configProjectPath ?? settings.configProjectPath }])) };
+}
+
+function git(args: readonly string[], cwd: string): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The base revision's agent files (git show) and the work tree's, for the agents under `paths` (default: all). */
+function gitVersions(revision: string, paths: readonly string[], cwd: string): Versions {
+  let root: string;
+  try {
+    root = git(['rev-parse', '--show-toplevel'], cwd).trim();
+  } catch {
+    throw new UsageError(`--base needs a git repository: ${cwd} is not in one`);
+  }
+  if (revision.startsWith('-')) throw new UsageError(`--base must be a git revision, got "${revision}"`);
+  try {
+    git(['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], root);
+  } catch {
+    throw new UsageError(`--base ${revision} is not a commit of this repository (in a CI job, fetch it first: GIT_DEPTH or git fetch)`);
+  }
+  const scopes = paths.map((p) => path.relative(root, path.resolve(cwd, p)).replaceAll(path.sep, '/'));
+  for (const [i, scope] of scopes.entries()) if (scope.startsWith('..')) throw new UsageError(`${paths[i]} is outside the repository ${root}`);
+  const inScope = (file: string) => !scopes.length || scopes.some((s) => s === '' || file === s || file.startsWith(`${s}/`));
+  const agentFile = (file: string) => {
+    const inside = agentDirectoryOf(file)?.inside;
+    return (inside === CONFIG || inside === TEMPLATE) && inScope(file);
+  };
+  const baseFiles = git(['ls-tree', '-r', '-z', '--name-only', revision], root).split('\0').filter(agentFile);
+  const headFiles = git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root).split('\0').filter(agentFile);
+  const readBase = (file: string) => git(['show', `${revision}:${file}`], root);
+  const readHead = (file: string) => {
+    try {
+      return readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      return null; // deleted in the work tree, not yet staged
+    }
+  };
+  const dirs = [...new Set([...baseFiles, ...headFiles].map((f) => agentDirectoryOf(f)!.directory))].sort();
+  const names = dirs.map(agentNameOf);
+  // Agents are listed by name, or by folder when two folders (two projects in one repository) name the same agent.
+  const keyOf = new Map(dirs.map((d, i) => [d, names.filter((n) => n === names[i]).length > 1 ? d.replace(/\/$/, '') : names[i]]));
+  const version = (files: readonly string[], read: (file: string) => string | null): AccessDiffVersion => {
+    const configs: Record<string, { text: string; name: string }> = {};
+    const templates: Record<string, string> = {};
+    for (const file of files) {
+      const { directory, inside } = agentDirectoryOf(file)!;
+      const key = keyOf.get(directory)!;
+      const text = read(file);
+      if (text === null) continue;
+      if (inside === CONFIG) configs[key] = { text, name: names[dirs.indexOf(directory)] };
+      else templates[key] = text;
+    }
+    return { configs, templates };
+  };
+  const byKey = new Map([...keyOf].map(([d, key]) => [key, d]));
+  const displayed = (file: string) => path.relative(cwd, path.join(root, file)).replaceAll(path.sep, '/') || file;
+  return {
+    before: version(baseFiles, readBase),
+    after: version(headFiles, readHead),
+    files: (agent) => ({ config: displayed(`${byKey.get(agent) ?? ''}${CONFIG}`), template: displayed(`${byKey.get(agent) ?? ''}${TEMPLATE}`) }),
+    base: revision,
+  };
+}
+
+/** The agent a `.gitlab/agents/<agent>/` folder holds. */
+function agentNameOf(directory: string): string {
+  const kind = classifyPath(`${directory}${CONFIG}`);
+  return kind.kind === 'agentConfig' ? kind.agentName : UNNAMED_AGENT;
+}
+
+/** Two files: two configs of one agent, or two templates compared with the config beside the new one. */
+function fileVersions(oldFile: string, newFile: string, agent: string | undefined, cwd: string): Versions {
+  const read = (file: string) => {
+    try {
+      return readFileSync(path.resolve(cwd, file), 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  };
+  const kinds = [classifyPath(path.resolve(cwd, newFile)), classifyPath(path.resolve(cwd, oldFile))];
+  const named = kinds.flatMap((k) => (k.kind === 'other' ? [] : [k.agentName]))[0];
+  const name = agent ?? named ?? UNNAMED_AGENT;
+  const oldText = read(oldFile);
+  const newText = read(newFile);
+  if (kinds[0].kind === 'environmentTemplate') {
+    const configFile = path.join(path.dirname(path.dirname(path.resolve(cwd, newFile))), CONFIG);
+    const config = read(path.relative(cwd, configFile));
+    return {
+      before: { configs: { [name]: { text: config } }, templates: { [name]: oldText } },
+      after: { configs: { [name]: { text: config } }, templates: { [name]: newText } },
+      files: (_agent, version) => ({ config: path.relative(cwd, configFile), template: version === 'before' ? oldFile : newFile }),
+      base: oldFile,
+    };
+  }
+  return { before: { configs: { [name]: { text: oldText } } }, after: { configs: { [name]: { text: newText } } }, files: (_agent, version) => ({ config: version === 'before' ? oldFile : newFile, template: TEMPLATE }), base: oldFile };
+}
