@@ -130,6 +130,7 @@ describe('rules details', () => {
     ['changes:compare_to is compared in every pipeline', '  rules:\n    - changes:\n        paths: [a]\n        compare_to: refs/heads/main\n', 'schedule', 'depends', 'https://docs.gitlab.com/ci/yaml/#ruleschangescompare_to'],
     ['exists depends on the files in every pipeline', '  rules:\n    - exists: [Dockerfile]\n', 'tag', 'depends', 'https://docs.gitlab.com/ci/yaml/#rulesexists'],
     ['only:changes in a scheduled pipeline', '  only:\n    refs: [schedules]\n    changes: [a]\n', 'schedule', true, 'https://docs.gitlab.com/ci/yaml/deprecated_keywords/#onlychanges--exceptchanges'],
+    ['only:kubernetes active', '  only:\n    kubernetes: active\n', 'feature', 'depends', 'https://docs.gitlab.com/ci/yaml/deprecated_keywords/#onlykubernetes--exceptkubernetes'],
     // An invalid expression does not match (GitLab's Statement#truthful? rescues the error).
     ['invalid expression (also reported)', '  rules:\n    - if: $A ==\n', 'feature', false, 'https://docs.gitlab.com/ci/jobs/job_rules/#cicd-variable-expressions'],
     // Job variables are in scope for the job's rules:if (lib/gitlab/ci/build/context/build.rb).

@@ -123,6 +123,7 @@ function readRefFilter(node: YNode, key: 'only' | 'except', locator: Locator, pr
       refs: present(refs) ? strings(refs) : key === 'only' ? ['branches', 'tags'] : [],
       ...(present(variables) ? { variables: strings(variables) } : {}),
       ...(present(node.entries.get('changes')?.value) ? { changes: true } : {}),
+      ...(present(node.entries.get('kubernetes')?.value) ? { kubernetes: true } : {}),
       location,
     };
   }

@@ -37,6 +37,8 @@ export interface RefFilter {
   readonly variables?: readonly string[];
   /** `changes:` given: depends on files. */
   readonly changes?: boolean;
+  /** `kubernetes: active` given: depends on the project's certificate-based cluster integration, which a scenario does not say. */
+  readonly kubernetes?: boolean;
   readonly location: SourceLocation;
 }
 

@@ -55,6 +55,8 @@ function parts(filter: RefFilter, facts: PipelineFacts, variables: ReadonlyMap<s
   if (!(isExcept && filter.refs.length === 0)) out.push(or(filter.refs.map((p) => refMatches(p, facts))));
   if (filter.variables) out.push(filter.variables.some((expr) => evaluate(expr, variables).truthy));
   if (filter.changes) out.push(changesKnown(facts) ? true : 'depends');
+  // lib/gitlab/ci/build/policy/kubernetes.rb: whether the project has an active (certificate-based) cluster.
+  if (filter.kubernetes) out.push('depends');
   return out;
 }
 
