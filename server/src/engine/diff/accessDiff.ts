@@ -22,6 +22,8 @@ export interface AgentConfigVersion {
   readonly name?: string;
   /** Full path of the agent's configuration project; default `settings.configProjectPath`. */
   readonly configProjectPath?: string;
+  /** `text` already parsed (the editor keeps one parse per document version): parsing is most of a large diff's time. */
+  readonly parsed?: ParsedYaml;
 }
 
 /** The agent files of one version, by agent key (usually the agent's name). */
@@ -147,7 +149,7 @@ export function accessDiff(input: AccessDiffInput): AccessChange[] {
 function agentVersion(version: AccessDiffVersion, key: string, settings: ProjectSettings): AgentVersion {
   const config = version.configs[key];
   const agent: AgentRef = { name: config?.name ?? key, configProjectPath: config?.configProjectPath ?? settings.configProjectPath };
-  const parsed = config ? parseYaml(config.text) : null;
+  const parsed = config ? (config.parsed ?? parseYaml(config.text)) : null;
   return { agent, parsed, model: parsed ? readCiAccess(parsed.value) : EMPTY_MODEL, template: version.templates?.[key] ?? null, text: config?.text ?? null };
 }
 
