@@ -25,8 +25,9 @@ describe('LSP over stdio: diagnostics', () => {
     assert.deepEqual(byCode('yaml.duplicateKey').map((d) => d.range), [rangeOf(text, 'level', 1)]);
     assert.deepEqual(byCode('schema.removedKey').map((d) => d.range), [rangeOf(text, 'gitops')]);
     // Errors, but the duplicate key: GitLab keeps its last value (docs/gitlab-behaviour.md#duplicate-keys), a warning.
-    assert.ok(diagnostics.every((d) => d.source === 'gitlab-agent' && d.severity === (d.code === 'yaml.duplicateKey' ? 2 : 1)));
-    assert.equal(diagnostics.length, 6);
+    assert.ok(diagnostics.every((d) => d.source === 'gitlab-agent' && d.severity === (d.code === 'yaml.duplicateKey' || String(d.code).startsWith('security.') ? 2 : 1)));
+    // Six mistakes and one security lint (docs/gitlab-behaviour.md#security-lints).
+    assert.equal(diagnostics.length, 7);
   });
 
   test('fixing the text clears the diagnostic (incremental edit)', async () => {

@@ -9,6 +9,8 @@ export function generateAgentConfig(entries: number, options: { rules?: boolean 
     lines.push(`      default_namespace: service-${i}`);
     lines.push('      access_as:');
     lines.push('        ci_job: {}');
+    // Production only from protected branches, as a careful team writes it (no security lint, docs/gitlab-behaviour.md#security-lints).
+    lines.push('      protected_branches_only: true');
     lines.push('      environments:');
     lines.push('        - production');
     lines.push('        - review/*');

@@ -25,7 +25,8 @@ describe('agentcfg validate', () => {
       message: unknown?.message,
     });
     assert.ok(results.every((r) => r.file === BROKEN));
-    assert.equal(results.length, 6);
+    // Six mistakes and one security lint (the acme/platform group acts as the agent, docs/gitlab-behaviour.md#security-lints).
+    assert.equal(results.length, 7);
   });
 
   test('text output: file:line:col: severity: message [code], 1-based', () => {
@@ -64,7 +65,7 @@ describe('agentcfg validate', () => {
   test('a directory is searched for agent configurations and templates', () => {
     const { code, stdout } = agentcfg('validate', 'examples', '--format', 'json');
     assert.equal(code, 1);
-    assert.equal((JSON.parse(stdout) as unknown[]).length, 6);
+    assert.equal((JSON.parse(stdout) as unknown[]).length, 7); // the broken example's 6 mistakes and 1 security lint
   });
 
   test('--target gitlab rejects the rules design', () => {

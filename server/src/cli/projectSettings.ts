@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { GITLAB_VERSIONS, isGitlabVersion, NEWEST_GITLAB_VERSION } from '../engine/config/gitlabVersions';
+import { isSecurityLintCode, SECURITY_LINTS } from '../engine/config/securityLints';
 import { readProjectSettings, type ProjectSettings } from '../engine/project';
 import { configProjectPathFromGit } from '../workspace/gitRemote';
 import { UsageError, type ArgsSpec, type ParsedArgs } from './args';
@@ -9,11 +10,11 @@ import { choiceOption } from './options';
 
 /** The options every command that checks or simulates takes, so it answers as the editor does with the same settings. */
 export const PROJECT_SETTING_OPTIONS = {
-  values: ['settings', 'target', 'gitlab-version', 'default-branch', 'no-rule-match', 'overlong-namespace', 'agent-project'],
+  values: ['settings', 'target', 'gitlab-version', 'disable-lint', 'default-branch', 'no-rule-match', 'overlong-namespace', 'agent-project'],
   flags: ['no-preset-scenarios'],
 } as const satisfies ArgsSpec;
 
-export const PROJECT_SETTING_USAGE = '[--settings <.vscode/settings.json>] [--target proposal|gitlab] [--gitlab-version <16.0…19.5>] [--default-branch <b>] [--no-preset-scenarios] [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--agent-project <full/path>]';
+export const PROJECT_SETTING_USAGE = '[--settings <.vscode/settings.json>] [--target proposal|gitlab] [--gitlab-version <16.0…19.5>] [--disable-lint <security.code>[,<code>...]] [--default-branch <b>] [--no-preset-scenarios] [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--agent-project <full/path>]';
 
 const SECTION = 'gitlabAgentConfig';
 
@@ -31,12 +32,19 @@ export function projectSettingsFromArgs(args: ParsedArgs, cwd: string): ProjectS
   if (gitlabVersion !== undefined && !isGitlabVersion(gitlabVersion)) {
     throw new UsageError(`--gitlab-version must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION} (major.minor, such as 17.11), got "${gitlabVersion}"`);
   }
+  // A comma-separated list, as the commands take no repeated project options.
+  const disabledLints = (args.values['disable-lint'] ?? '').split(',').map((code) => code.trim()).filter(Boolean);
+  for (const code of disabledLints) {
+    if (!isSecurityLintCode(code)) throw new UsageError(`--disable-lint takes a security lint code (${Object.keys(SECURITY_LINTS).join(', ')}), got "${code}"`);
+  }
   const defaultBranch = args.values['default-branch'];
   if (defaultBranch !== undefined && !defaultBranch.trim()) throw new UsageError('--default-branch needs a branch name');
   return readProjectSettings({
     ...raw,
     ...(target ? { target } : {}),
     ...(gitlabVersion !== undefined ? { gitlabVersion } : {}),
+    // Codes from a flag add to those of the settings file.
+    ...(disabledLints.length ? { disabledLints: [...(Array.isArray(raw.disabledLints) ? (raw.disabledLints as unknown[]) : []), ...disabledLints] } : {}),
     ...(noRuleMatch ? { noRuleMatch } : {}),
     ...(overlong ? { overlongNamespace: overlong } : {}),
     ...(defaultBranch !== undefined ? { defaultBranch } : {}),

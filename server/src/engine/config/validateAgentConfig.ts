@@ -5,6 +5,7 @@ import { agentConfigValidator } from './agentConfigSchema';
 import type { CompatibilityTarget } from './compatibilityTarget';
 import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
 import { withoutNullFields } from './protojsonNulls';
+import { securityLintDiagnostics } from './securityLints';
 import { agentConfigSchemaFor } from './versionedSchema';
 import { crossFieldDiagnostics } from './crossFieldChecks';
 import { schemaDiagnostics } from './schemaDiagnostics';
@@ -20,6 +21,11 @@ export interface ValidateOptions {
   readonly rules?: RuleCheckContext;
   /** The GitLab release the file is checked for (default: the newest, docs/gitlab-behaviour.md#gitlab-versions). */
   readonly gitlabVersion?: GitlabVersion;
+  /**
+   * The security lints (docs/gitlab-behaviour.md#security-lints): on by default with nothing silenced;
+   * `false` turns them off (entries past GitLab's 500, which it ignores).
+   */
+  readonly securityLints?: { readonly disabled: readonly string[] } | false;
   /** `ci_access` already read from this parse (so a caller that has it does not read it twice). */
   readonly ciAccess?: CiAccessModel;
 }
@@ -43,6 +49,9 @@ export function partDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.hasSyntaxErrors) diagnostics.push(...versionedSchemaDiagnostics(parsed, options));
   diagnostics.push(...crossFieldDiagnostics(parsed));
+  if (options.securityLints !== false && parsed.doc && !parsed.hasSyntaxErrors) {
+    diagnostics.push(...securityLintDiagnostics(parsed, options.ciAccess ?? readCiAccess(parsed.value), { gitlabVersion: options.gitlabVersion ?? NEWEST_GITLAB_VERSION, disabled: options.securityLints?.disabled ?? [] }));
+  }
   if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, options.ciAccess ?? readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
   return diagnostics;
 }

@@ -60,6 +60,7 @@ function checkAgentConfig(model: ConfigModel, agentName: string | null, settings
   const own = model.ownDiagnostics({
     target: settings.target,
     gitlabVersion: settings.gitlabVersion,
+    securityLints: { disabled: settings.disabledLints },
     ...(agentName !== null ? { agentName } : {}),
     rules: scenarioContext(settings, agentName ?? UNNAMED_AGENT),
     ciAccess: model.ciAccess,

@@ -3,6 +3,7 @@ import { presetScenarios, readJobScenarios, type JobScenario } from '../access/s
 import type { NoRuleMatchBehaviour } from '../access/rules';
 import { isCompatibilityTarget, type CompatibilityTarget } from '../config/compatibilityTarget';
 import { isGitlabVersion, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../config/gitlabVersions';
+import { isSecurityLintCode } from '../config/securityLints';
 import type { OverlongNamespacePolicy } from '../vars/namespace';
 
 /**
@@ -13,6 +14,8 @@ export interface ProjectSettings {
   readonly target: CompatibilityTarget;
   /** The GitLab release the files are checked for (docs/gitlab-behaviour.md#gitlab-versions); default the newest documented. */
   readonly gitlabVersion: GitlabVersion;
+  /** Security lint codes silenced for the whole project (docs/gitlab-behaviour.md#security-lints). */
+  readonly disabledLints: readonly string[];
   /** The projects' default branch the scenarios assume. */
   readonly defaultBranch: string;
   /** The built-in scenarios come first in the active set unless this is false. */
@@ -28,6 +31,7 @@ export interface ProjectSettings {
 export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   target: 'proposal',
   gitlabVersion: NEWEST_GITLAB_VERSION,
+  disabledLints: [],
   defaultBranch: 'main',
   usePresetScenarios: true,
   scenarios: [],
@@ -47,6 +51,7 @@ export function readProjectSettings(raw: Partial<Record<string, unknown>>): Proj
   return {
     target: isCompatibilityTarget(raw.target) ? raw.target : d.target,
     gitlabVersion: isGitlabVersion(raw.gitlabVersion) ? raw.gitlabVersion : d.gitlabVersion,
+    disabledLints: Array.isArray(raw.disabledLints) ? raw.disabledLints.filter(isSecurityLintCode) : d.disabledLints,
     defaultBranch: text(raw.defaultBranch, d.defaultBranch) || d.defaultBranch,
     usePresetScenarios: typeof raw.usePresetScenarios === 'boolean' ? raw.usePresetScenarios : d.usePresetScenarios,
     scenarios: readJobScenarios(raw.scenarios),

@@ -256,7 +256,7 @@ export class IncrementalAgentConfig {
     // The entry's tree carries document offsets, so the checks see the document's text and lines.
     const view: ParsedYaml = { text: version.text, index, doc: loneEntryDocument(part), value: { [part.path[0]]: { [part.path[1]]: [part.itemValue] } }, diagnostics: [], hasSyntaxErrors: false };
     // GitLab reads only the first 500 entries of a list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): the rules checks stop there too.
-    const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}), ...(honoured && options.rules ? { rules: options.rules } : {}) });
+    const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}), securityLints: honoured ? (options.securityLints ?? { disabled: [] }) : false, ...(honoured && options.rules ? { rules: options.rules } : {}) });
     const lastLine = index.positionAt(entry.end).line;
     let relative: RelativeDiagnostic[] | null = [...part.yamlDiagnostics];
     for (const d of found) {
