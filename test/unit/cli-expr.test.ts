@@ -59,6 +59,13 @@ describe('agentcfg expr (plain)', () => {
     assert.equal((await run(exprCommand, ['!$A'])).code, 2);
     assert.equal((await run(exprCommand, ['!$A', '--unary-not'])).out, 'true\n');
   });
+
+  // docs/gitlab-behaviour.md#rulesif-by-version
+  test('--gitlab-version picks the dialect: ! from 18.11', async () => {
+    assert.equal((await run(exprCommand, ['!$A', '--gitlab-version', '18.10'])).code, 2);
+    assert.equal((await run(exprCommand, ['!$A', '--gitlab-version', '18.11'])).out, 'true\n');
+    await assert.rejects(run(exprCommand, ['!$A', '--gitlab-version', '15.0']), /--gitlab-version must be a GitLab release from 16\.0/);
+  });
   test('usage errors throw UsageError (main prints usage, exit 2)', async () => {
     await assert.rejects(run(exprCommand, []), UsageError);
     await assert.rejects(run(exprCommand, ['$A', '$B']), UsageError);

@@ -3,10 +3,11 @@ import type { InputValue } from '../../engine/expr/values';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand, CliIo } from '../io';
 import { isRecord } from '../../engine/data';
+import { expressionDialect, GITLAB_VERSIONS, isGitlabVersion, NEWEST_GITLAB_VERSION } from '../../engine/config/gitlabVersions';
 
 const USAGE =
-  'agentcfg expr <expression> [--var KEY=VALUE]... [--input NAME=VALUE]... [--json] [--unary-not]\n' +
-  '       agentcfg expr --batch [--unary-not]   (NDJSON on stdin: {"expr": "...", "vars": {...}, "inputs": {...}})';
+  'agentcfg expr <expression> [--var KEY=VALUE]... [--input NAME=VALUE]... [--json] [--gitlab-version <16.0…19.5>] [--unary-not]\n' +
+  '       agentcfg expr --batch [--gitlab-version <v>] [--unary-not]   (NDJSON on stdin: {"expr": "...", "vars": {...}, "inputs": {...}})';
 
 /** Exit status when the expression cannot be evaluated (syntax error, or an error GitLab does not rescue). */
 export const EXIT_EXPRESSION_ERROR = 2;
@@ -24,8 +25,12 @@ export const exprCommand: CliCommand = {
   summary: 'Evaluate a rules:if expression exactly as GitLab does.',
   usage: USAGE,
   async run(argv, io) {
-    const args = parseArgs(argv, { repeated: ['var', 'input'], flags: ['json', 'batch', 'unary-not'] });
-    const unaryNot = args.flags.has('unary-not');
+    const args = parseArgs(argv, { values: ['gitlab-version'], repeated: ['var', 'input'], flags: ['json', 'batch', 'unary-not'] });
+    // The dialect of the chosen GitLab release (docs/gitlab-behaviour.md#rulesif-by-version): `!` from 18.11.
+    // Without --gitlab-version, GitLab's lexer before 18.11 (as before the version setting); --unary-not forces `!` on.
+    const version = args.values['gitlab-version'];
+    if (version !== undefined && !isGitlabVersion(version)) throw new UsageError(`--gitlab-version must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION}, got "${version}"`);
+    const unaryNot = args.flags.has('unary-not') || (version !== undefined && expressionDialect(version).unaryNot);
     if (args.flags.has('batch')) {
       if (args.positional.length || args.repeated.var || args.repeated.input) {
         throw new UsageError('--batch takes its expressions and variables from stdin only');

@@ -22,7 +22,8 @@ export interface SemanticSpan {
 export function expressionSemanticSpans(expression: string): readonly SemanticSpan[] {
   let spans = memo.get(expression);
   if (!spans) {
-    spans = lex(expression).tokens.flatMap(spansOfToken);
+    // With `!` (GitLab 18.11+): colouring does not depend on the chosen release; the checks report a `!` an older one lacks.
+    spans = lex(expression, { unaryNot: true }).tokens.flatMap(spansOfToken);
     if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
     memo.set(expression, spans);
   }
