@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
-import { scanLayout } from '../../../server/src/engine/config/incremental/layout';
+import { rescanLayout, scanLayout } from '../../../server/src/engine/config/incremental/layout';
 import { pathAtOffset } from '../../../server/src/engine/config/pathAtOffset';
 import { validateAgentConfig, type ValidateOptions } from '../../../server/src/engine/config/validateAgentConfig';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { TextIndex } from '../../../server/src/engine/text/textIndex';
 import { generateAgentConfig, generateVariedAgentConfig, seededRandom } from '../../support/generateConfig';
 
 const OPTIONS: ValidateOptions = {
@@ -142,4 +143,53 @@ describe('layout scan', () => {
   ] as const) {
     it(`gives up on ${why}`, () => assert.equal(scanLayout(text), null));
   }
+});
+
+/** The shared start and end of two texts, as the incremental model finds them. */
+function change(before: string, after: string): { prefix: number; suffix: number } {
+  let prefix = 0;
+  while (prefix < Math.min(before.length, after.length) && before[prefix] === after[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < Math.min(before.length, after.length) - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix++;
+  return { prefix, suffix };
+}
+
+describe('what an edit derives from the previous version equals a scan of the whole text', () => {
+  for (const seed of [11, 12, 13]) {
+    it(`the layout, after each of 300 random edits (seed ${seed})`, () => {
+      const random = seededRandom(seed);
+      let text = generateVariedAgentConfig(30, seed);
+      let layout = scanLayout(text)!;
+      let derived = 0;
+      for (let step = 0; step < 300; step++) {
+        const edited = randomEdit(text, random);
+        const rescanned = rescanLayout({ text, layout }, edited, change(text, edited));
+        const whole = scanLayout(edited);
+        if (rescanned) {
+          derived++;
+          assert.deepEqual(rescanned, whole, `layout differs after edit ${step} (seed ${seed})`);
+        }
+        // As in the tests above, a user mostly fixes what they broke: go back to the last plain text.
+        if (whole?.lists.length && (rescanned || random() < 0.1)) [text, layout] = [edited, whole];
+      }
+      assert.ok(derived > 100, `only ${derived} of 300 layouts were derived from the previous one`);
+    });
+  }
+
+  it('the line index and the UTF-8 length, after each of 400 random edits (line breaks, multi-byte and astral characters)', () => {
+    const random = seededRandom(17);
+    const pieces = ['a', '\n', 'é', '😀', '\n\n', 'xyz', '€\n', '\r\n', '\r'];
+    let text = 'ci_access:\n  projects:\n    - id: a/é😀\n';
+    let index = new TextIndex(text);
+    for (let step = 0; step < 400; step++) {
+      const at = Math.floor(random() * (text.length + 1));
+      const edited = random() < 0.6 ? text.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + text.slice(at) : text.slice(0, at) + text.slice(at + 1 + Math.floor(random() * 3));
+      const derived = TextIndex.edited(index, edited, change(text, edited));
+      const whole = new TextIndex(edited);
+      assert.equal(derived.lineCount, whole.lineCount, `line count after edit ${step}`);
+      assert.equal(derived.utf8Length, Buffer.byteLength(edited, 'utf8'), `UTF-8 length after edit ${step}`);
+      for (let offset = 0; offset <= edited.length; offset++) assert.deepEqual(derived.positionAt(offset), whole.positionAt(offset), `position of ${offset} after edit ${step}`);
+      [text, index] = [edited, derived];
+    }
+  });
 });

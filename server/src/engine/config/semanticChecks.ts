@@ -24,7 +24,7 @@ export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | unde
   const out: EngineDiagnostic[] = [];
   const firstLine = parsed.index.range(0, parsed.index.lineEnd(0));
 
-  const bytes = Buffer.byteLength(parsed.text, 'utf8');
+  const bytes = parsed.index.utf8Length;
   if (bytes > MAX_CONFIG_BYTES) {
     out.push({
       range: firstLine,
@@ -75,12 +75,17 @@ export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | unde
 function duplicateIds(parsed: ParsedYaml, listPath: readonly string[], list: unknown[]): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const lastIndexById = new Map<string, number>();
+  let withIds = 0;
   list.forEach((entry, i) => {
-    if (isRecord(entry) && typeof entry.id === 'string') lastIndexById.set(entry.id.toLowerCase(), i);
+    if (isRecord(entry) && typeof entry.id === 'string') {
+      lastIndexById.set(lowerCaseId(entry, entry.id), i);
+      withIds++;
+    }
   });
+  if (lastIndexById.size === withIds) return out; // every id once: nothing to report
   list.forEach((entry, i) => {
     if (!isRecord(entry) || typeof entry.id !== 'string') return;
-    const winner = lastIndexById.get(entry.id.toLowerCase());
+    const winner = lastIndexById.get(lowerCaseId(entry, entry.id));
     if (winner === undefined || winner === i) return;
     const node = nodeAtPath(parsed.doc!, [...listPath, i, 'id'])?.node;
     const winnerNode = nodeAtPath(parsed.doc!, [...listPath, winner, 'id'])?.node;
@@ -96,6 +101,20 @@ function duplicateIds(parsed: ParsedYaml, listPath: readonly string[], list: unk
     });
   });
   return out;
+}
+
+/**
+ * Lower-cased ids by entry: the editor's model keeps an entry's data object while its text does
+ * not change, so a keystroke lower-cases only the entries it touched.
+ */
+const lowerCaseIds = new WeakMap<object, { readonly id: string; readonly lower: string }>();
+
+function lowerCaseId(entry: object, id: string): string {
+  const known = lowerCaseIds.get(entry);
+  if (known?.id === id) return known.lower;
+  const lower = id.toLowerCase();
+  lowerCaseIds.set(entry, { id, lower });
+  return lower;
 }
 
 function formatKiB(bytes: number): string {

@@ -1,24 +1,80 @@
 import type { Position, Range } from '../diagnostics';
 
+/** Where two versions of a text differ: they share `prefix` characters at the start and `suffix` at the end. */
+export interface TextChange {
+  readonly prefix: number;
+  readonly suffix: number;
+}
+
 /**
  * Converts between string offsets and line/character positions for one text. Built once per
- * document version; lookups are a binary search over line starts.
+ * document version (or derived from the previous version's index in the time of the edit);
+ * lookups are a binary search over line starts.
  */
 export class TextIndex {
-  private readonly lineStarts: number[];
+  private readonly lineStarts: Int32Array;
+  /** The text holds a `\r` (a line break alone or in `\r\n`): such an index is not derived, only built. */
+  private readonly hasCarriageReturn: boolean;
+  private bytes: number | undefined;
 
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    lineStarts?: Int32Array,
+    bytes?: number,
+  ) {
+    if (lineStarts) {
+      this.lineStarts = lineStarts;
+      this.hasCarriageReturn = false;
+      this.bytes = bytes;
+      return;
+    }
+    this.hasCarriageReturn = text.includes('\r');
+    if (!this.hasCarriageReturn) {
+      this.lineStarts = newlineStarts(text, 0, text.length, [0]);
+      return;
+    }
     const starts = [0];
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 10 /* \n */) starts.push(i + 1);
       else if (c === 13 /* \r */ && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
     }
-    this.lineStarts = starts;
+    this.lineStarts = Int32Array.from(starts);
+  }
+
+  /**
+   * The index of `text`, a new version of `previous.text` that differs from it only between the
+   * shared start and end `change` describes: the line starts before the change are kept, those
+   * after it shifted, and only the changed characters are scanned (an edit costs its own size,
+   * not the file's). Built from scratch when either text has a `\r`.
+   */
+  static edited(previous: TextIndex, text: string, change: TextChange): TextIndex {
+    const { prefix, suffix } = change;
+    const oldEnd = previous.text.length - suffix;
+    const newEnd = text.length - suffix;
+    if (previous.hasCarriageReturn || text.slice(prefix, newEnd).includes('\r')) return new TextIndex(text);
+    const old = previous.lineStarts;
+    // Starts at or before the change keep their place; starts whose line break is inside the
+    // old changed span are dropped; the rest move by the change in length.
+    const keep = upperBound(old, prefix);
+    const after = upperBound(old, oldEnd);
+    const middle = newlineStarts(text, prefix, newEnd, []);
+    const starts = new Int32Array(keep + middle.length + (old.length - after));
+    starts.set(old.subarray(0, keep));
+    starts.set(middle, keep);
+    const growth = newEnd - oldEnd;
+    for (let i = after, j = keep + middle.length; i < old.length; i++, j++) starts[j] = old[i] + growth;
+    return new TextIndex(text, starts, previous.bytes === undefined ? undefined : previous.bytes + utf8Growth(previous.text, text, prefix, suffix));
   }
 
   get lineCount(): number {
     return this.lineStarts.length;
+  }
+
+  /** The text's length in UTF-8 bytes (computed once; derived from the previous version's for an edit). */
+  get utf8Length(): number {
+    this.bytes ??= Buffer.byteLength(this.text, 'utf8');
+    return this.bytes;
   }
 
   positionAt(offset: number): Position {
@@ -50,4 +106,33 @@ export class TextIndex {
     while (end > this.lineStarts[line] && (this.text[end - 1] === '\n' || this.text[end - 1] === '\r')) end--;
     return end;
   }
+}
+
+/** `starts` followed by the offset after each `\n` in [from, to). */
+function newlineStarts(text: string, from: number, to: number, starts: number[]): Int32Array {
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return Int32Array.from(starts);
+}
+
+/** How many values of the sorted `values` are at most `limit`. */
+function upperBound(values: Int32Array, limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] <= limit) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** UTF-8 bytes gained by the change; the changed spans are widened so no surrogate pair is cut. */
+function utf8Growth(before: string, after: string, prefix: number, suffix: number): number {
+  const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+  const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+  let start = prefix;
+  if (start > 0 && isHigh(after.charCodeAt(start - 1))) start--;
+  let shared = suffix;
+  if (shared > 0 && isLow(after.charCodeAt(after.length - shared))) shared--;
+  return Buffer.byteLength(after.slice(start, after.length - shared), 'utf8') - Buffer.byteLength(before.slice(start, before.length - shared), 'utf8');
 }

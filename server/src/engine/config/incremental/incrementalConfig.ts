@@ -6,8 +6,8 @@ import { humanPath } from '../schemaDiagnostics';
 import { AUTHORIZED_ENTITY_LIMIT } from '../semanticChecks';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
-import { scanLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
-import { moveDocument, moveNodes } from './shiftNodes';
+import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
+import { moveDocument, moveNodes, shiftRanges, type NodeRange } from './shiftNodes';
 
 /** `<section>:` and `<list>:` put before a lone entry so it parses at the same depth as in the file. */
 const HEADER_LINES = 2;
@@ -25,6 +25,8 @@ interface EntryPart {
   readonly path: EntryListPath;
   /** The entry's tree; its nodes are moved to where the entry stands in the current version. */
   readonly item: Node;
+  /** The `range` of every node of `item`: moving the entry shifts these, without walking the tree. */
+  readonly ranges: readonly NodeRange[];
   readonly itemValue: unknown;
   /** Duplicate keys and parser warnings inside the entry. */
   readonly yamlDiagnostics: readonly RelativeDiagnostic[];
@@ -32,6 +34,8 @@ interface EntryPart {
   delta: number;
   /** Checks per settings (`owner`) and per variant (with or without the rules checks); null: not local. */
   checks: { owner: unknown; byVariant: Map<string, readonly RelativeDiagnostic[] | null> };
+  /** The last composition that placed this part (a part stands at one place per version). */
+  usedIn: number;
 }
 
 /** Where the skeleton lost a list's entries but the last. */
@@ -56,6 +60,7 @@ interface ComposedVersion {
   readonly kind: 'composed';
   readonly text: string;
   readonly parsed: ParsedYaml;
+  readonly layout: DocumentLayout;
   readonly skeleton: string;
   readonly cuts: readonly Cut[];
   readonly lists: readonly PlacedList[];
@@ -87,6 +92,8 @@ export class IncrementalAgentConfig {
   /** The last version composed from parts: its entries' positions let the next one reuse them. */
   private lastComposed: ComposedVersion | null = null;
   private wholeChecks: { text: string; owner: unknown; diagnostics: EngineDiagnostic[] } | null = null;
+  /** Counts compositions; a part whose `usedIn` is the current one is taken. */
+  private compositions = 0;
 
   /** The model of `text`, composed from cached entries when it can be, else parsed whole. */
   update(text: string): ParsedYaml {
@@ -125,9 +132,13 @@ export class IncrementalAgentConfig {
   }
 
   private compose(text: string): ComposedVersion | null {
-    const layout = scanLayout(text);
+    // What changed since the last composed version: the layout and the line index are derived from
+    // its own in the time of the change when they can be.
+    const previous = this.lastComposed;
+    const shared = previous ? sharedEnds(previous.text, text) : { prefix: 0, suffix: 0 };
+    const layout = (previous && rescanLayout(previous, text, shared)) || scanLayout(text);
     if (!layout || !layout.lists.length) return null;
-    const index = new TextIndex(text);
+    const index = previous ? TextIndex.edited(previous.parsed.index, text, shared) : new TextIndex(text);
 
     // The skeleton keeps each list's last entry, so it stays a list of the same shape that ends the
     // same way (a collection's end offsets depend on what follows its last item). Cuts run from the
@@ -152,26 +163,29 @@ export class IncrementalAgentConfig {
 
     // Entries wholly inside the text this version shares with the last composed one (at its start
     // or at its end) keep their part by position; the others are looked up by text, then parsed.
-    const previous = this.lastComposed;
-    const shared = previous ? sharedEnds(previous.text, text) : { prefix: 0, suffix: 0 };
     const growth = text.length - (previous?.text.length ?? 0);
-    const byStart = new Map<number, { part: EntryPart; end: number }>();
-    for (const { slice, parts } of previous?.lists ?? []) slice.entries.forEach((entry, i) => byStart.set(entry.start, { part: parts[i], end: entry.end }));
-
-    const used = new Set<EntryPart>();
+    const epoch = ++this.compositions;
     const created: EntryPart[] = [];
     const lists: PlacedList[] = [];
     for (const slice of layout.lists) {
       const header = `${slice.path[0]}:\n${' '.repeat(slice.keyIndent)}${slice.path[1]}:\n`;
       const sourceOf = (i: number) => header + text.slice(slice.entries[i].start, slice.entries[i].end);
+      // The same list (same header) in the last composed version.
+      const before = previous?.lists.find((l) => l.slice.path.join() === slice.path.join() && l.slice.keyIndent === slice.keyIndent);
+      let j = 0;
       const parts: (EntryPart | null)[] = slice.entries.map((entry, i) => {
-        const before = entry.end <= shared.prefix ? byStart.get(entry.start) : entry.start >= text.length - shared.suffix ? byStart.get(entry.start - growth) : undefined;
-        const moved = entry.end <= shared.prefix ? 0 : growth;
-        if (before && before.end + moved === entry.end && before.part.source.startsWith(header) && !used.has(before.part)) {
-          used.add(before.part);
-          return before.part;
+        // Both lists are in text order, and so are the offsets looked for: one pass over the old list.
+        const at = entry.end <= shared.prefix ? entry.start : entry.start >= text.length - shared.suffix ? entry.start - growth : -1;
+        if (before && at !== -1) {
+          const old = before.slice.entries;
+          while (j < old.length && old[j].start < at) j++;
+          const moved = entry.end <= shared.prefix ? 0 : growth;
+          if (j < old.length && old[j].start === at && old[j].end + moved === entry.end && before.parts[j].usedIn !== epoch) {
+            before.parts[j].usedIn = epoch;
+            return before.parts[j];
+          }
         }
-        return this.reuse(sourceOf(i), used);
+        return this.reuse(sourceOf(i), epoch);
       });
       // Entries not seen before are parsed in runs of neighbours, one parse per run: far cheaper
       // than one parse per entry when a file is opened, and lighter than one parse of the whole.
@@ -182,7 +196,7 @@ export class IncrementalAgentConfig {
         }
         let end = i + 1;
         while (end < parts.length && !parts[end] && end - i < CHUNK_ENTRIES) end++;
-        const parsed = parseRun(text, header, slice, i, end, sourceOf, index);
+        const parsed = parseRun(text, header, slice, i, end, sourceOf, index, epoch);
         if (!parsed) return null;
         parsed.forEach((part, k) => (parts[i + k] = part));
         created.push(...parsed);
@@ -204,17 +218,17 @@ export class IncrementalAgentConfig {
       section[slice.path[1]] = parts.map((p) => p.itemValue);
       parts.forEach((part, i) => diagnostics.push(...part.yamlDiagnostics.map((d) => moveLines(d, (l) => l + slice.entries[i].line))));
     }
-    this.updatePool(previous, used, created);
+    this.updatePool(previous, epoch, created);
     const parsed: ParsedYaml = { text, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
-    this.lastComposed = { kind: 'composed', text, parsed, skeleton, cuts, lists };
+    this.lastComposed = { kind: 'composed', text, parsed, layout, skeleton, cuts, lists };
     return this.lastComposed;
   }
 
   /** The pool holds exactly the parts of the last composed version, by text. */
-  private updatePool(previous: ComposedVersion | null, used: Set<EntryPart>, created: readonly EntryPart[]): void {
+  private updatePool(previous: ComposedVersion | null, epoch: number, created: readonly EntryPart[]): void {
     for (const { parts } of previous?.lists ?? []) {
       for (const part of parts) {
-        if (used.has(part)) continue;
+        if (part.usedIn === epoch) continue;
         const same = this.pool.get(part.source)?.filter((p) => p !== part) ?? [];
         if (same.length) this.pool.set(part.source, same);
         else this.pool.delete(part.source);
@@ -224,9 +238,9 @@ export class IncrementalAgentConfig {
   }
 
   /** A part for `source` from the previous versions, not used yet in this one. */
-  private reuse(source: string, used: Set<EntryPart>): EntryPart | null {
-    const part = this.pool.get(source)?.find((p) => !used.has(p)) ?? null;
-    if (part) used.add(part);
+  private reuse(source: string, epoch: number): EntryPart | null {
+    const part = this.pool.get(source)?.find((p) => p.usedIn !== epoch) ?? null;
+    if (part) part.usedIn = epoch;
     return part;
   }
 
@@ -276,7 +290,7 @@ export class IncrementalAgentConfig {
  * depth as in the file), and makes one part of each item; null when the run does not parse cleanly
  * as exactly those items.
  */
-function parseRun(text: string, header: string, slice: ListSlice, from: number, to: number, sourceOf: (i: number) => string, index: TextIndex): EntryPart[] | null {
+function parseRun(text: string, header: string, slice: ListSlice, from: number, to: number, sourceOf: (i: number) => string, index: TextIndex, epoch: number): EntryPart[] | null {
   const first = slice.entries[from];
   const parsed = parseYaml(header + text.slice(first.start, slice.entries[to - 1].end));
   if (parsed.hasSyntaxErrors || !parsed.doc) return null;
@@ -292,17 +306,13 @@ function parseRun(text: string, header: string, slice: ListSlice, from: number, 
   return seq.items.map((item, k) => {
     const entry = slice.entries[from + k];
     const lastLine = index.positionAt(entry.end).line;
-    moveNodes(item, (offset) => offset + delta);
+    const ranges = moveNodes(item, (offset) => offset + delta);
     const yamlDiagnostics = parsed.diagnostics
       .map((d) => moveLines(d, (l) => l + lineDelta))
       .filter((d) => d.range.start.line >= entry.line && d.range.start.line < lastLine)
       .map((d) => moveLines(d, (l) => l - entry.line));
-    return entryPart(sourceOf(from + k), item as Node, values[k], slice.path, yamlDiagnostics, entry.start - header.length);
+    return { source: sourceOf(from + k), path: slice.path, item: item as Node, ranges, itemValue: values[k], yamlDiagnostics, delta: entry.start - header.length, checks: { owner: undefined, byVariant: new Map() }, usedIn: epoch };
   });
-}
-
-function entryPart(source: string, item: Node, itemValue: unknown, path: EntryListPath, yamlDiagnostics: RelativeDiagnostic[], delta: number): EntryPart {
-  return { source, path, item, itemValue, yamlDiagnostics, delta, checks: { owner: undefined, byVariant: new Map() } };
 }
 
 /** Shared by every lone-entry document: its schema and options (YAML 1.1, as GitLab reads). */
@@ -346,8 +356,7 @@ function valueAt(value: unknown, path: EntryListPath): unknown {
 /** Moves a part's nodes so that offset 0 of its source is at `delta` in the document. */
 function place(part: EntryPart, delta: number): void {
   if (part.delta === delta) return;
-  const by = delta - part.delta;
-  moveNodes(part.item, (offset) => offset + by);
+  shiftRanges(part.ranges, delta - part.delta);
   part.delta = delta;
 }
 

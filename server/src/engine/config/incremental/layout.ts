@@ -129,6 +129,79 @@ export function scanLayout(text: string): DocumentLayout | null {
   return { lists };
 }
 
+/**
+ * The layout of `text`, a new version of `before.text` whose layout was `before.layout`, derived in
+ * the time of the edit: when the changed characters lie inside one list's entries, only the entries
+ * around them are scanned again (under the same list, with its indentation), and the entries after
+ * them keep their slices, moved by the change. Null when the change reaches outside one list's
+ * entries or the lines around it are not plain entries; the caller then scans the whole text
+ * (`scanLayout`), which gives the same layout whenever this one is not null.
+ */
+export function rescanLayout(before: { readonly text: string; readonly layout: DocumentLayout }, text: string, change: { readonly prefix: number; readonly suffix: number }): DocumentLayout | null {
+  const { prefix, suffix } = change;
+  const oldEnd = before.text.length - suffix;
+  const newEnd = text.length - suffix;
+  const growth = newEnd - oldEnd;
+  const at = before.layout.lists.findIndex((l) => l.entries[0].start <= prefix && oldEnd <= l.entries[l.entries.length - 1].end);
+  if (at === -1) return null;
+  const list = before.layout.lists[at];
+  const entries = list.entries;
+  if (text.slice(prefix, newEnd).includes('\r')) return null;
+  // From the entry before the one the change starts in (deleting a `- ` joins an entry to the one
+  // before) to the entry the change ends in.
+  const first = Math.max(0, lastStartingAtOrBefore(entries, prefix) - 1);
+  const last = oldEnd === entries[entries.length - 1].end ? entries.length - 1 : lastStartingAtOrBefore(entries, oldEnd);
+  const from = entries[first].start;
+  const to = entries[last].end + growth;
+  if (to !== text.length && text.charCodeAt(to - 1) !== 10) return null;
+
+  const rescanned: EntrySlice[] = [];
+  let lineNumber = entries[first].line;
+  for (let start = from; start < to; lineNumber++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 || newline + 1 > to ? to : newline + 1;
+    const line = readLine(text, start, end);
+    if (line === null) return null;
+    if (line.ignorable) {
+      if (!rescanned.length) return null;
+    } else if (line.item && line.indent === list.itemIndent) {
+      if (rescanned.length) rescanned[rescanned.length - 1] = { ...rescanned[rescanned.length - 1], end: start };
+      rescanned.push({ start, end: to, line: lineNumber });
+    } else if (line.indent <= list.itemIndent || !rescanned.length) {
+      return null; // a key of the section, or a shape only the whole scan can place
+    }
+    start = end;
+  }
+  if (!rescanned.length) return null;
+
+  const lineGrowth = countNewlines(text, prefix, newEnd) - countNewlines(before.text, prefix, oldEnd);
+  const moved = (e: EntrySlice): EntrySlice => ({ start: e.start + growth, end: e.end + growth, line: e.line + lineGrowth });
+  const lists = before.layout.lists.map((l, i): ListSlice => {
+    if (i < at) return l;
+    if (i > at) return { ...l, entries: l.entries.map(moved) };
+    return { ...l, entries: [...entries.slice(0, first), ...rescanned, ...entries.slice(last + 1).map(moved)] };
+  });
+  return { lists };
+}
+
+/** The last entry starting at or before `offset` (entries are in text order; the first starts at or before it). */
+function lastStartingAtOrBefore(entries: readonly EntrySlice[], offset: number): number {
+  let low = 0;
+  let high = entries.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (entries[mid].start <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
 function readLine(text: string, start: number, end: number): Line | null {
   let indent = 0;
   while (start + indent < end && text.charCodeAt(start + indent) === 32) indent++;

@@ -3,12 +3,17 @@ import { isAlias, isCollection, isPair, isScalar, type Document, type Node } fro
 /** Maps an offset of the text a node was parsed from to its offset in the document. */
 export type OffsetMap = (offset: number) => number;
 
+/** A node's `range` array, moved in place. */
+export type NodeRange = [number, number, number];
+
 /**
  * Moves a parsed tree to where its text now stands in the document by rewriting every node's
  * `range` in place, and drops the parser's CST tokens, which nothing reads after parsing and which
- * would otherwise keep a second copy of the text alive per node.
+ * would otherwise keep a second copy of the text alive per node. Returns the ranges it moved, so
+ * that the tree can be moved again without walking it ({@link shiftRanges}).
  */
-export function moveNodes(root: unknown, map: OffsetMap): void {
+export function moveNodes(root: unknown, map: OffsetMap): NodeRange[] {
+  const ranges: NodeRange[] = [];
   const stack: unknown[] = [root];
   while (stack.length) {
     const node = stack.pop();
@@ -23,9 +28,21 @@ export function moveNodes(root: unknown, map: OffsetMap): void {
       n.range[0] = map(n.range[0]);
       n.range[1] = map(n.range[1]);
       n.range[2] = map(n.range[2]);
+      ranges.push(n.range);
     }
     if (n.srcToken) delete n.srcToken;
     if (isCollection(node)) stack.push(...node.items);
+  }
+  return ranges;
+}
+
+/** Moves ranges collected by {@link moveNodes} by `by` characters: a flat loop, no tree walk. */
+export function shiftRanges(ranges: readonly NodeRange[], by: number): void {
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i];
+    range[0] += by;
+    range[1] += by;
+    range[2] += by;
   }
 }
 
