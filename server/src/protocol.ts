@@ -23,6 +23,10 @@ export interface ScenarioSetting {
   readonly isTag?: boolean;
   readonly isMergeRequest?: boolean;
   readonly protectedRef?: boolean;
+  /** Merge request scenarios: the project setting `protect_merge_request_pipelines`, a protected target branch, a fork. */
+  readonly protectMergeRequestPipelines?: boolean;
+  readonly mergeRequestTargetProtected?: boolean;
+  readonly fromFork?: boolean;
   readonly environmentName?: string;
   readonly environmentTier?: EnvironmentTierSetting;
   readonly pipelineSource?: string;

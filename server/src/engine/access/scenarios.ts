@@ -12,6 +12,10 @@ export interface JobScenario {
   readonly isTag?: boolean;
   readonly isMergeRequest?: boolean;
   readonly protectedRef?: boolean;
+  /** Merge request scenarios (docs/gitlab-behaviour.md#protected-merge-request-pipelines): the project setting, the target branch, a fork. */
+  readonly protectMergeRequestPipelines?: boolean;
+  readonly mergeRequestTargetProtected?: boolean;
+  readonly fromFork?: boolean;
   readonly environmentName?: string;
   readonly environmentTier?: EnvironmentTier;
   readonly pipelineSource?: string;
@@ -42,6 +46,9 @@ export function scenarioForEntry(job: JobScenario, entry: AccessEntry | null, de
     ...(job.isTag !== undefined ? { isTag: job.isTag } : {}),
     ...(job.isMergeRequest !== undefined ? { isMergeRequest: job.isMergeRequest } : {}),
     ...(job.protectedRef !== undefined ? { protectedRef: job.protectedRef } : {}),
+    ...(job.protectMergeRequestPipelines !== undefined ? { protectMergeRequestPipelines: job.protectMergeRequestPipelines } : {}),
+    ...(job.mergeRequestTargetProtected !== undefined ? { mergeRequestTargetProtected: job.mergeRequestTargetProtected } : {}),
+    ...(job.fromFork !== undefined ? { fromFork: job.fromFork } : {}),
     ...(job.environmentName !== undefined ? { environmentName: job.environmentName } : {}),
     ...(job.environmentTier !== undefined ? { environmentTier: job.environmentTier } : {}),
     ...(job.pipelineSource !== undefined ? { pipelineSource: job.pipelineSource } : {}),

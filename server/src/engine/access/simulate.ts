@@ -1,7 +1,7 @@
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import { expressionDialect, type GitlabVersion } from '../config/gitlabVersions';
 import { checkNamespace, type OverlongNamespacePolicy } from '../vars/namespace';
-import { allVariableValues, scenarioVariables, type Scenario } from '../vars/scenario';
+import { allVariableValues, refIsProtected, scenarioVariables, type Scenario } from '../vars/scenario';
 import { decideAsGitLab, type AgentRef, type Via } from './authorize';
 import { jobIdentity, kubeContextName, type JobIdentity } from './identity';
 import type { CiAccessModel } from './model';
@@ -65,7 +65,7 @@ export function viaLabel(outcome: AccessOutcome): string | null {
 /** Simulates one scenario (a CI job) against the agent's `ci_access`. */
 export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: Scenario, options: SimulationOptions = {}): AccessOutcome {
   const variables = allVariableValues(scenarioVariables(scenario));
-  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: scenario.protectedRef ?? false }, options);
+  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: refIsProtected(scenario) }, options);
   const problems: SimulationProblem[] = decision.problems.map((message) => ({ code: 'environment.pattern', severity: 'warning', message }));
   const explanation = [...decision.steps];
   const candidate = decision.candidate;

@@ -28,8 +28,18 @@ export interface Scenario {
   /** Merge request target branch; default `defaultBranch`. */
   readonly mergeRequestTargetBranch?: string;
   readonly defaultBranch: string;
-  /** Whether the ref is protected (protected branch or tag). */
+  /** Whether the ref is protected (protected branch or tag; for a merge request: its source branch). */
   readonly protectedRef?: boolean;
+  /**
+   * The project setting `protect_merge_request_pipelines` (docs/gitlab-behaviour.md#protected-merge-request-pipelines):
+   * with it, a merge request pipeline between two protected branches runs as protected (never from a
+   * fork). Unset: a merge request scenario's `protectedRef` is taken as given.
+   */
+  readonly protectMergeRequestPipelines?: boolean;
+  /** A merge request pipeline: whether its target branch is protected. */
+  readonly mergeRequestTargetProtected?: boolean;
+  /** A merge request pipeline: whether it comes from a fork. */
+  readonly fromFork?: boolean;
   /** `CI_PIPELINE_SOURCE`; default `merge_request_event` for merge requests, else `push`. */
   readonly pipelineSource?: string;
   /** `GITLAB_USER_LOGIN` of the user who started the pipeline. */
@@ -85,7 +95,7 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   const isTag = scenario.isTag === true && !isMr;
   set('CI_COMMIT_REF_NAME', scenario.ref);
   set('CI_COMMIT_REF_SLUG', slugifyRef(scenario.ref));
-  set('CI_COMMIT_REF_PROTECTED', scenario.protectedRef ? 'true' : 'false');
+  set('CI_COMMIT_REF_PROTECTED', refIsProtected(scenario) ? 'true' : 'false');
   set('CI_COMMIT_BRANCH', !isTag && !isMr ? scenario.ref : undefined);
   set('CI_COMMIT_TAG', isTag ? scenario.ref : undefined);
   if (scenario.commitSha !== undefined) {
@@ -134,4 +144,16 @@ export function allVariableValues(variables: ReadonlyMap<string, ScenarioVariabl
   const out = new Map<string, string>();
   for (const [name, v] of variables) out.set(name, v.value);
   return out;
+}
+
+/**
+ * Whether the job runs for a protected ref, as `protected_branches_only` reads it
+ * (docs/gitlab-behaviour.md#protected-merge-request-pipelines): a protected branch or tag; a merge request pipeline
+ * only with `protect_merge_request_pipelines` on, both branches protected and not from a fork.
+ */
+export function refIsProtected(scenario: Scenario): boolean {
+  if (scenario.isMergeRequest === true && scenario.protectMergeRequestPipelines !== undefined) {
+    return scenario.protectMergeRequestPipelines && scenario.protectedRef === true && scenario.mergeRequestTargetProtected === true && scenario.fromFork !== true;
+  }
+  return scenario.protectedRef === true;
 }
