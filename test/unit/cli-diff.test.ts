@@ -142,6 +142,25 @@ describe('agentcfg diff --base', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  test('--pipeline: the jobs of .gitlab-ci.yml (both versions) as scenarios', () => {
+    const root = repository();
+    const ci = 'deploy:\n  script: kubectl apply -f k8s/\n  environment:\n    name: production\n  rules:\n    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH\n';
+    write(root, '.gitlab-ci.yml', ci);
+    git(root, 'add', '.');
+    git(root, 'commit', '-q', '-m', 'pipeline');
+    write(root, PROD, BASE_CONFIG.replace('["review/*"]', '["review/*", production]'));
+    const { code, stdout, stderr } = agentcfgIn(root, 'diff', '--base', 'HEAD', '--pipeline', '.gitlab-ci.yml', '--pipeline-project', 'acme/shop/web', '--format', 'json');
+    assert.equal(code, 1, stderr);
+    const jobs = JSON.parse(stdout).filter((c: { job?: string }) => c.job);
+    // docs/gitlab-behaviour.md#environment-filter: the deploy job's environment is production.
+    assert.deepEqual(jobs.map((c: { scenario: string; kind: string; lines: unknown[] }) => [c.scenario, c.kind, c.lines]), [
+      ['deploy · push to main', 'gained', [{ file: '.gitlab-ci.yml', version: 'after', line: 1 }]],
+      ['deploy · schedule on main', 'gained', [{ file: '.gitlab-ci.yml', version: 'after', line: 1 }]],
+    ]);
+    assert.equal(agentcfgIn(root, 'diff', '--base', 'HEAD', '--pipeline', 'missing.yml').code, 2);
+    rmSync(root, { recursive: true, force: true });
+  });
+
   test('the markdown for a merge request: a summary line and a table (golden file)', () => {
     const root = repository();
     const after = BASE_CONFIG.replace('["review/*"]', '["review/*", production]').replace('    - id: acme/shop/api\n      default_namespace: api\n', '    - id: acme/shop/api\n      default_namespace: api\n      access_as:\n        ci_job: {}\n      protected_branches_only: true\n');

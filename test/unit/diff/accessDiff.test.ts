@@ -299,3 +299,44 @@ describe('agents added and removed, order', () => {
     assert.deepEqual(changes.map((c) => [c.scenario, c.kind, c.severity]), [['hotfix', 'gained', 'critical']]);
   });
 });
+
+describe('pipeline jobs as scenarios', () => {
+  const pipeline = `deploy:
+  script: kubectl apply -f k8s/
+  environment:
+    name: production
+  rules:
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+review:
+  script: kubectl get pods
+  environment:
+    name: review/$CI_COMMIT_REF_SLUG
+  rules:
+    - if: $CI_COMMIT_BRANCH && $CI_COMMIT_BRANCH != $CI_DEFAULT_BRANCH
+`;
+  const version = (text: string) => ({ text, file: '.gitlab-ci.yml', read: () => null, projectPath: 'acme/shop/web' });
+
+  test('each job in each pipeline situation where it runs: the deploy job gains the production context', () => {
+    // docs/gitlab-behaviour.md#job-kubeconfig: one context per authorizing agent, named <config project>:<agent>.
+    const changes = accessDiff({ before: { configs: { prod: { text: BASE } } }, after: { configs: { prod: { text: BASE.replace('["review/*"]', '["review/*", production]') } } }, settings, pipeline: { after: version(pipeline) } });
+    const jobs = changes.filter((c) => c.job !== undefined);
+    assert.deepEqual(jobs.map((c) => [c.scenario, c.kind, c.severity, c.context]), [
+      ['deploy · push to main', 'gained', 'critical', 'acme/infra/agents:prod'],
+      ['deploy · schedule on main', 'gained', 'critical', 'acme/infra/agents:prod'],
+    ]);
+    assert.deepEqual(jobs[0].lines, [{ file: 'pipeline', version: 'after', line: 0 }]);
+    assert.deepEqual([jobs[0].after.namespace, jobs[0].before.denial], ['web', 'environment "production" matches none of review/*']);
+  });
+
+  test('a pipeline change alone: the review job moved to the production environment loses its context (the entry allows review/* only)', () => {
+    const after = pipeline.replace('name: review/$CI_COMMIT_REF_SLUG', 'name: production');
+    const changes = accessDiff({ before: { configs: { prod: { text: BASE } } }, after: { configs: { prod: { text: BASE } } }, settings, pipeline: { before: version(pipeline), after: version(after) } });
+    // The review job runs for branch pipelines only: a merge-request pipeline has no CI_COMMIT_BRANCH (docs/gitlab-behaviour.md#predefined-variables).
+    assert.deepEqual(changes.map((c) => [c.scenario, c.kind, c.after.denial]), [['review · push to feature/login', 'lost', 'environment "production" matches none of review/*']]);
+    assert.deepEqual(changes[0].lines, [{ file: 'pipeline', version: 'after', line: lineOf(after, 'review:') }]);
+  });
+
+  test('nothing changes in agents or pipeline: no pipeline work, no change', () => {
+    assert.deepEqual(accessDiff({ before: { configs: { prod: { text: BASE } } }, after: { configs: { prod: { text: BASE } } }, settings, pipeline: { after: version(pipeline) } }), []);
+  });
+});

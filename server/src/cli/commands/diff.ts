@@ -9,15 +9,18 @@ import type { CliCommand } from '../io';
 import { checkName, choiceOption } from '../options';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 import { workingOn } from '../run';
-import { changeJson, diffMarkdown, diffText, type AgentFiles } from './diffOutput';
+import { changeJson, diffMarkdown, diffText, type AgentFilePaths, type AgentFiles } from './diffOutput';
 
-const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|json|markdown] [--project <full/path>]... ${PROJECT_SETTING_USAGE}
+const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|json|markdown] [--project <full/path>]...
+       [--pipeline <.gitlab-ci.yml> [--pipeline-project <full/path>]] ${PROJECT_SETTING_USAGE}
          the agent files of the work tree against those of <revision> (read with git show): every
          .gitlab/agents/<agent>/config.yaml and environment_templates/default.yaml of the repository,
          or those under [paths...], agents added or deleted since included
    or: agentcfg diff <old config.yaml> <new config.yaml> [--agent <name>] [same options]
          (two environment templates: compared with the config.yaml beside the new one)
    --project adds a project to compare (one a group entry covers, the project a pipeline runs in).
+   --pipeline adds each job of that pipeline in each pipeline situation as a scenario (both versions of the file
+   with --base); its project is --pipeline-project, by default the agents' configuration project.
    Exit 0 when no CI/CD job's access changes, 1 when some does (a pipeline can require approval), 2 usage errors.`;
 
 /** The only agent files GitLab reads (docs/gitlab-behaviour.md#ignored-file-names). */
@@ -28,7 +31,11 @@ const TEMPLATE = 'environment_templates/default.yaml';
 interface Versions {
   readonly before: AccessDiffVersion;
   readonly after: AccessDiffVersion;
-  readonly files: AgentFiles;
+  readonly files: (agent: string, version: 'before' | 'after') => Omit<AgentFilePaths, 'pipeline'>;
+  /** The repository root (git) or the working directory (two files): where `.gitlab-ci.yml` and its includes are read. */
+  readonly root: string;
+  /** Reads a file of one version, by its path from `root`; null when that version has none. */
+  readonly read: (version: 'before' | 'after', file: string) => string | null;
   /** What the old version is called in the output. */
   readonly base: string;
 }
@@ -43,7 +50,7 @@ export const diffCommand: CliCommand = {
   summary: 'Show which CI/CD access a change to agent configurations grants, removes or moves.',
   usage: USAGE,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['base', 'format', 'agent', ...PROJECT_SETTING_OPTIONS.values], repeated: ['project'], flags: [...PROJECT_SETTING_OPTIONS.flags] });
+    const args = parseArgs(argv, { values: ['base', 'format', 'agent', 'pipeline', 'pipeline-project', ...PROJECT_SETTING_OPTIONS.values], repeated: ['project'], flags: [...PROJECT_SETTING_OPTIONS.flags] });
     const format = choiceOption(args, 'format', ['text', 'json', 'markdown'] as const) ?? 'text';
     const base = args.values.base;
     if (base === undefined && args.positional.length !== 2) throw new UsageError('give --base <git revision> (and optionally paths), or exactly two files: <old> <new>');
@@ -54,14 +61,27 @@ export const diffCommand: CliCommand = {
 
     const versions = base !== undefined ? gitVersions(base, args.positional, io.cwd) : fileVersions(args.positional[0], args.positional[1], args.values.agent, io.cwd);
     if (!settings.configProjectPath) settings = settingsForFile(settings, path.join(io.cwd, 'config.yaml'));
-    const changes = await workingOn(versions.base, async () => accessDiff({ before: withProject(versions.before, settings), after: withProject(versions.after, settings), settings, projects: args.repeated.project ?? [] }));
+    const pipeline = args.values.pipeline === undefined ? undefined : pipelineVersions(versions, path.relative(versions.root, path.resolve(io.cwd, args.values.pipeline)).replaceAll(path.sep, '/'), args.values['pipeline-project'] ?? settings.configProjectPath);
+    if (args.values.pipeline === undefined && args.values['pipeline-project'] !== undefined) throw new UsageError('--pipeline-project goes with --pipeline');
+    const changes = await workingOn(versions.base, async () => accessDiff({ before: withProject(versions.before, settings), after: withProject(versions.after, settings), settings, projects: args.repeated.project ?? [], ...(pipeline ? { pipeline } : {}) }));
 
-    if (format === 'json') io.out(`${JSON.stringify(changes.map((c) => changeJson(c, versions.files)), null, 2)}\n`);
-    else if (format === 'markdown') io.out(diffMarkdown(changes, versions.base, versions.files));
-    else io.out(diffText(changes, versions.base, versions.files));
+    const pipelineShown = args.values.pipeline ?? '.gitlab-ci.yml';
+    const files: AgentFiles = (agent, version) => ({ ...versions.files(agent, version), pipeline: pipelineShown });
+    if (format === 'json') io.out(`${JSON.stringify(changes.map((c) => changeJson(c, files)), null, 2)}\n`);
+    else if (format === 'markdown') io.out(diffMarkdown(changes, versions.base, files));
+    else io.out(diffText(changes, versions.base, files));
     return changes.length ? 1 : 0;
   },
 };
+
+/** Both versions of `.gitlab-ci.yml` (by its path from the root) with their includes; a version without the file has an empty pipeline. */
+function pipelineVersions(versions: Versions, file: string, projectPath: string) {
+  if (file.startsWith('..')) throw new UsageError(`--pipeline ${file} is outside ${versions.root}`);
+  if (!projectPath) throw new UsageError('--pipeline needs the project it runs in: --pipeline-project <full/path> (or --agent-project, or a git remote)');
+  if (versions.read('after', file) === null && versions.read('before', file) === null) throw new UsageError(`cannot read --pipeline ${file}`);
+  const version = (side: 'before' | 'after') => ({ text: versions.read(side, file) ?? '', file, read: (included: string) => versions.read(side, included.replace(/^\/+/, '')), projectPath });
+  return { before: version('before'), after: version('after') };
+}
 
 /** Each config with the agent configuration project the settings (or the git remote) name. */
 function withProject(version: AccessDiffVersion, settings: ProjectSettings): AccessDiffVersion {
@@ -95,14 +115,15 @@ function gitVersions(revision: string, paths: readonly string[], cwd: string): V
   };
   const baseFiles = git(['ls-tree', '-r', '-z', '--name-only', revision], root).split('\0').filter(agentFile);
   const headFiles = git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root).split('\0').filter(agentFile);
-  const readBase = (file: string) => git(['show', `${revision}:${file}`], root);
-  const readHead = (file: string) => {
+  const readBase = (file: string) => {
     try {
-      return readFileSync(path.join(root, file), 'utf8');
+      return git(['show', `${revision}:${file}`], root);
     } catch {
-      return null; // deleted in the work tree, not yet staged
+      return null; // not in the base revision
     }
   };
+  // null: deleted in the work tree, not yet staged
+  const readHead = (file: string) => readOptional(path.join(root, file));
   const dirs = [...new Set([...baseFiles, ...headFiles].map((f) => agentDirectoryOf(f)!.directory))].sort();
   const names = dirs.map(agentNameOf);
   // Agents are listed by name, or by folder when two folders (two projects in one repository) name the same agent.
@@ -127,6 +148,8 @@ function gitVersions(revision: string, paths: readonly string[], cwd: string): V
     after: version(headFiles, readHead),
     files: (agent) => ({ config: displayed(`${byKey.get(agent) ?? ''}${CONFIG}`), template: displayed(`${byKey.get(agent) ?? ''}${TEMPLATE}`) }),
     base: revision,
+    root,
+    read: (side, file) => (side === 'before' ? readBase(file) : readHead(file)),
   };
 }
 
@@ -158,7 +181,17 @@ function fileVersions(oldFile: string, newFile: string, agent: string | undefine
       after: { configs: { [name]: { text: config } }, templates: { [name]: newText } },
       files: (_agent, version) => ({ config: path.relative(cwd, configFile), template: version === 'before' ? oldFile : newFile }),
       base: oldFile,
+      root: cwd,
+      read: (_side, file) => readOptional(path.join(cwd, file)),
     };
   }
-  return { before: { configs: { [name]: { text: oldText } } }, after: { configs: { [name]: { text: newText } } }, files: (_agent, version) => ({ config: version === 'before' ? oldFile : newFile, template: TEMPLATE }), base: oldFile };
+  return { before: { configs: { [name]: { text: oldText } } }, after: { configs: { [name]: { text: newText } } }, files: (_agent, version) => ({ config: version === 'before' ? oldFile : newFile, template: TEMPLATE }), base: oldFile, root: cwd, read: (_side, file) => readOptional(path.join(cwd, file)) };
+}
+
+function readOptional(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }

@@ -8,6 +8,8 @@ import type { AccessChange, AccessState, ChangeKind } from '../../engine/diff';
 export interface AgentFilePaths {
   readonly config: string;
   readonly template: string;
+  /** `.gitlab-ci.yml`, for changes of pipeline jobs. */
+  readonly pipeline: string;
 }
 
 /** The paths of an agent's files in the old or new version. */
@@ -18,6 +20,7 @@ export function changeJson(change: AccessChange, files: AgentFiles) {
   return {
     project: change.project,
     scenario: change.scenario,
+    ...(change.job !== undefined ? { job: change.job } : {}),
     kind: change.kind,
     kinds: change.kinds,
     severity: change.severity,

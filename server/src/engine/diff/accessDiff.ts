@@ -12,6 +12,7 @@ import { nodeAtPath, nodeSpan, parseYaml, type ParsedYaml } from '../config/yaml
 import { activeScenarios, scenarioContext, type ProjectSettings } from '../project/settings';
 import { guessEnvironmentTier } from '../vars/environment-tier';
 import type { Scenario } from '../vars/scenario';
+import { pipelineDiff, type KeyedAgent, type PipelineVersion } from './pipelineDiff';
 import { TemplateObjects, type ObjectSummary } from './templateObjects';
 
 /** One agent's configuration in one version. */
@@ -43,6 +44,11 @@ export interface AccessDiffInput {
   /** Projects to compare besides those the entries of either version name (a pipeline's project, say). */
   readonly projects?: readonly string[];
   readonly options?: Pick<SimulationOptions, 'instanceLevel'>;
+  /**
+   * `.gitlab-ci.yml` of the project the agents serve: each job in each pipeline situation becomes a
+   * scenario, its contexts compared before and after. `before` defaults to `after` (the pipeline did not change).
+   */
+  readonly pipeline?: { readonly before?: PipelineVersion; readonly after: PipelineVersion };
 }
 
 export type ChangeKind = 'gained' | 'lost' | 'identity' | 'namespace' | 'objects' | 'via';
@@ -67,7 +73,8 @@ export interface AccessState {
 
 /** A line responsible for a change: 0-based, in the agent's config or template, of the old or new version. */
 export interface ChangeLocation {
-  readonly file: 'config' | 'template';
+  /** `pipeline`: the job in `.gitlab-ci.yml`. */
+  readonly file: 'config' | 'template' | 'pipeline';
   readonly version: 'before' | 'after';
   readonly line: number;
 }
@@ -78,7 +85,10 @@ export interface AccessChange {
   /** The kubeconfig context GitLab names for the agent (in the new version). */
   readonly context: string;
   readonly project: string;
+  /** The scenario's name; for a pipeline job, `<job> · <pipeline situation>`. */
   readonly scenario: string;
+  /** The pipeline job, when the scenario is one. */
+  readonly job?: string;
   /** The situation deploys to a production-tier environment or runs for a protected ref. */
   readonly production: boolean;
   /** The most important of `kinds`. */
@@ -118,9 +128,8 @@ export function accessDiff(input: AccessDiffInput): AccessChange[] {
   const templates = new TemplateObjects();
   const changes: { change: AccessChange; order: number }[] = [];
   const keys = [...new Set([...Object.keys(input.before.configs), ...Object.keys(input.after.configs), ...Object.keys(input.before.templates ?? {}), ...Object.keys(input.after.templates ?? {})])].sort();
-  for (const key of keys) {
-    const before = agentVersion(input.before, key, input.settings);
-    const after = agentVersion(input.after, key, input.settings);
+  const versions = keys.map((key) => ({ key, before: agentVersion(input.before, key, input.settings), after: agentVersion(input.after, key, input.settings) }));
+  for (const { key, before, after } of versions) {
     if (before.text === after.text && before.template === after.template && before.agent.configProjectPath === after.agent.configProjectPath && before.agent.name === after.agent.name) continue;
     const options: SimulationOptions = { ...scenarioContext(input.settings, after.agent.name).options, ...input.options };
     const templateChanged = before.template !== after.template;
@@ -139,6 +148,16 @@ export function accessDiff(input: AccessDiffInput): AccessChange[] {
         const change = compare(key, after, project, jobScenario, outcomeBefore, outcomeAfter, () => state(outcomeBefore, before, scenario, templates), () => state(outcomeAfter, after, scenario, templates), before);
         if (change) changes.push({ change, order: index });
       });
+    }
+  }
+  if (input.pipeline) {
+    const pipeline = { before: input.pipeline.before ?? input.pipeline.after, after: input.pipeline.after };
+    const unchanged = pipeline.before.text === pipeline.after.text && versions.every((v) => v.before.text === v.after.text && sameAgent(v.before.agent, v.after.agent));
+    // An agent without config.yaml in a version has an empty configuration there, as in the entries' diff.
+    const keyed = (side: 'before' | 'after'): KeyedAgent[] => versions.map((v) => ({ key: v.key, agent: v[side].agent, ciAccess: v[side].model }));
+    if (!unchanged) {
+      const found = pipelineDiff({ ...pipeline, agentsBefore: keyed('before'), agentsAfter: keyed('after'), settings: input.settings, classify: (kinds, production) => ({ kind: kinds[0], kinds, severity: severity(kinds[0], production) }) });
+      found.forEach((change, i) => changes.push({ change, order: scenarios.length + i }));
     }
   }
   return changes
