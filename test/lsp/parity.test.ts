@@ -116,6 +116,7 @@ const SETTINGS_SETS: { name: string; settings: Record<string, unknown>; file: 'n
       configProjectPath: 'acme/infra/agents',
       // An older GitLab (docs/gitlab-behaviour.md#gitlab-versions): gitops a warning, instance and ! unknown.
       gitlabVersion: '17.10',
+      disabledLints: ['security.agentIdentityShared'],
     },
   },
   { name: 'gitlab target, no presets', file: 'flat', settings: { target: 'gitlab', gitlabVersion: '18.0', usePresetScenarios: false, scenarios: [{ name: 'main to production', ref: 'main', protectedRef: true, environmentName: 'production' }] } },
