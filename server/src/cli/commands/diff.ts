@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { accessDiff, type AccessDiffVersion } from '../../engine/diff';
-import { agentDirectoryOf, classifyPath } from '../../engine/files';
+import { classifyPath } from '../../engine/files';
+import { AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions, isReadAgentFile } from '../../engine/diff/agentFileVersions';
 import { UNNAMED_AGENT, type ProjectSettings } from '../../engine/project';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
 import { checkName, choiceOption } from '../options';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 import { workingOn } from '../run';
-import { changeJson, diffMarkdown, diffText, type AgentFilePaths, type AgentFiles } from './diffOutput';
+import { changeJson, diffMarkdown, diffText, type AgentFilePaths, type AgentFiles } from '../../engine/diff/report';
 
 const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|json|markdown] [--project <full/path>]...
        [--pipeline <.gitlab-ci.yml> [--pipeline-project <full/path>]] ${PROJECT_SETTING_USAGE}
@@ -23,9 +24,6 @@ const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|jso
    with --base); its project is --pipeline-project, by default the agents' configuration project.
    Exit 0 when no CI/CD job's access changes, 1 when some does (a pipeline can require approval), 2 usage errors.`;
 
-/** The only agent files GitLab reads (docs/gitlab-behaviour.md#ignored-file-names). */
-const CONFIG = 'config.yaml';
-const TEMPLATE = 'environment_templates/default.yaml';
 
 /** Both versions and where each agent's files are, for the output. */
 interface Versions {
@@ -109,12 +107,9 @@ function gitVersions(revision: string, paths: readonly string[], cwd: string): V
   const scopes = paths.map((p) => path.relative(root, path.resolve(cwd, p)).replaceAll(path.sep, '/'));
   for (const [i, scope] of scopes.entries()) if (scope.startsWith('..')) throw new UsageError(`${paths[i]} is outside the repository ${root}`);
   const inScope = (file: string) => !scopes.length || scopes.some((s) => s === '' || file === s || file.startsWith(`${s}/`));
-  const agentFile = (file: string) => {
-    const inside = agentDirectoryOf(file)?.inside;
-    return (inside === CONFIG || inside === TEMPLATE) && inScope(file);
-  };
-  const baseFiles = git(['ls-tree', '-r', '-z', '--name-only', revision], root).split('\0').filter(agentFile);
-  const headFiles = git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root).split('\0').filter(agentFile);
+  const agentFile = (file: string) => isReadAgentFile(file) && inScope(file);
+  const baseFiles = new Set(git(['ls-tree', '-r', '-z', '--name-only', revision], root).split('\0').filter(agentFile));
+  const headFiles = new Set(git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root).split('\0').filter(agentFile));
   const readBase = (file: string) => {
     try {
       return git(['show', `${revision}:${file}`], root);
@@ -124,39 +119,17 @@ function gitVersions(revision: string, paths: readonly string[], cwd: string): V
   };
   // null: deleted in the work tree, not yet staged
   const readHead = (file: string) => readOptional(path.join(root, file));
-  const dirs = [...new Set([...baseFiles, ...headFiles].map((f) => agentDirectoryOf(f)!.directory))].sort();
-  const names = dirs.map(agentNameOf);
-  // Agents are listed by name, or by folder when two folders (two projects in one repository) name the same agent.
-  const keyOf = new Map(dirs.map((d, i) => [d, names.filter((n) => n === names[i]).length > 1 ? d.replace(/\/$/, '') : names[i]]));
-  const version = (files: readonly string[], read: (file: string) => string | null): AccessDiffVersion => {
-    const configs: Record<string, { text: string; name: string }> = {};
-    const templates: Record<string, string> = {};
-    for (const file of files) {
-      const { directory, inside } = agentDirectoryOf(file)!;
-      const key = keyOf.get(directory)!;
-      const text = read(file);
-      if (text === null) continue;
-      if (inside === CONFIG) configs[key] = { text, name: names[dirs.indexOf(directory)] };
-      else templates[key] = text;
-    }
-    return { configs, templates };
-  };
-  const byKey = new Map([...keyOf].map(([d, key]) => [key, d]));
+  const pairs = [...new Set([...baseFiles, ...headFiles])].map((file) => ({ path: file, before: baseFiles.has(file) ? readBase(file) : null, after: headFiles.has(file) ? readHead(file) : null }));
+  const { before, after, folderOf } = agentFileVersions(pairs);
   const displayed = (file: string) => path.relative(cwd, path.join(root, file)).replaceAll(path.sep, '/') || file;
   return {
-    before: version(baseFiles, readBase),
-    after: version(headFiles, readHead),
-    files: (agent) => ({ config: displayed(`${byKey.get(agent) ?? ''}${CONFIG}`), template: displayed(`${byKey.get(agent) ?? ''}${TEMPLATE}`) }),
+    before,
+    after,
+    files: (agent) => ({ config: displayed(`${folderOf(agent)}${AGENT_CONFIG_FILE}`), template: displayed(`${folderOf(agent)}${AGENT_TEMPLATE_FILE}`) }),
     base: revision,
     root,
     read: (side, file) => (side === 'before' ? readBase(file) : readHead(file)),
   };
-}
-
-/** The agent a `.gitlab/agents/<agent>/` folder holds. */
-function agentNameOf(directory: string): string {
-  const kind = classifyPath(`${directory}${CONFIG}`);
-  return kind.kind === 'agentConfig' ? kind.agentName : UNNAMED_AGENT;
 }
 
 /** Two files: two configs of one agent, or two templates compared with the config beside the new one. */
@@ -174,7 +147,7 @@ function fileVersions(oldFile: string, newFile: string, agent: string | undefine
   const oldText = read(oldFile);
   const newText = read(newFile);
   if (kinds[0].kind === 'environmentTemplate') {
-    const configFile = path.join(path.dirname(path.dirname(path.resolve(cwd, newFile))), CONFIG);
+    const configFile = path.join(path.dirname(path.dirname(path.resolve(cwd, newFile))), AGENT_CONFIG_FILE);
     const config = read(path.relative(cwd, configFile));
     return {
       before: { configs: { [name]: { text: config } }, templates: { [name]: oldText } },
@@ -185,7 +158,7 @@ function fileVersions(oldFile: string, newFile: string, agent: string | undefine
       read: (_side, file) => readOptional(path.join(cwd, file)),
     };
   }
-  return { before: { configs: { [name]: { text: oldText } } }, after: { configs: { [name]: { text: newText } } }, files: (_agent, version) => ({ config: version === 'before' ? oldFile : newFile, template: TEMPLATE }), base: oldFile, root: cwd, read: (_side, file) => readOptional(path.join(cwd, file)) };
+  return { before: { configs: { [name]: { text: oldText } } }, after: { configs: { [name]: { text: newText } } }, files: (_agent, version) => ({ config: version === 'before' ? oldFile : newFile, template: AGENT_TEMPLATE_FILE }), base: oldFile, root: cwd, read: (_side, file) => readOptional(path.join(cwd, file)) };
 }
 
 function readOptional(file: string): string | null {

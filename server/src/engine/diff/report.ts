@@ -1,8 +1,8 @@
 /**
- * The three faces of `agentcfg diff`: text for a terminal, JSON for tools, markdown for a
+ * The faces of the access diff: text for a terminal, JSON for tools, markdown for a
  * merge-request comment (a summary line and a table; nothing at all when nothing changes).
  */
-import type { AccessChange, AccessState, ChangeKind } from '../../engine/diff';
+import type { AccessChange, AccessState, ChangeKind } from './accessDiff';
 
 /** Where each agent's files are, to name the lines of a change (`config.yaml:12`). */
 export interface AgentFilePaths {
