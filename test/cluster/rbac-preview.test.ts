@@ -4,11 +4,15 @@
 // --as/--as-group, https://kubernetes.io/docs/reference/access-authn-authz/authentication/#user-impersonation).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { RbacAuthorizationV1Api, type V1PolicyRule } from '@kubernetes/client-node';
 import { readCiAccess } from '../../server/src/engine/access/model';
 import { simulateAccess } from '../../server/src/engine/access/simulate';
 import { parseYaml } from '../../server/src/engine/config/yamlDocument';
+import { canICommand } from '../../server/src/cli/commands/canI';
 import { previewAccess, reviewSubject, type AccessPreview, type ReviewSubject } from '../../server/src/cluster/rbac';
 import { expectOk, testSession } from './environment-support';
 import { clusterEnv, kubeConfig, uniqueNamespace } from './harness';
@@ -153,4 +157,48 @@ test("agent: without the agent's ServiceAccount there is no subject to ask about
   assert.equal(reviewSubject(identity), undefined);
   const subject = reviewSubject(identity, {}, { namespace: 'gitlab-agent', name: 'agentk' });
   assert.deepEqual(subject && [subject.user, subject.groups], ['system:serviceaccount:gitlab-agent:agentk', ['system:serviceaccounts', 'system:serviceaccounts:gitlab-agent', 'system:authenticated']]);
+});
+
+/** Runs `agentcfg can-i` in process (the command object the CLI dispatches to). */
+async function canI(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await canICommand.run(argv, { cwd: process.cwd(), out: (s) => (stdout += s), err: (s) => (stderr += s), readStdin: async () => '' });
+  return { code, stdout, stderr };
+}
+
+test('agentcfg can-i: text and JSON from the same review; says when the cluster cannot answer', async (t) => {
+  const namespace = await uniqueNamespace('rbac-cli', t);
+  await bindings(t, namespace);
+  const env = await clusterEnv();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-can-i-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'config.yaml');
+  writeFileSync(file, config(namespace));
+  const template = path.join(dir, 'default.yaml');
+  writeFileSync(template, 'objects:\n  - apiVersion: v1\n    kind: ServiceAccount\n    metadata:\n      name: {{ .agent.name }}\n  - apiVersion: example.com/v1\n    kind: Widget\n');
+  const common = [file, '--project', 'acme/payments', '--environment', 'production', '--project-id', '42', '--kubeconfig', env.kubeconfig, '--context', env.adminContext];
+
+  const text = await canI(...common, '--group-id', 'acme=7', '--job-id', '5', '--template', template);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^context agentcfg-admin · gitlab:ci_job:5 \(groups gitlab:ci_job, gitlab:group:7, /);
+  assert.match(text.stdout, new RegExp(`\\nin ${namespace} as ci_job: can deploy, can read secrets, cannot write secrets`));
+  assert.match(text.stdout, /\ndeployments\.apps +yes +yes +yes +yes +yes +yes\n/);
+  assert.match(text.stdout, /\nserviceaccounts +no +no +no +no +no +no\n/);
+  assert.match(text.stdout, /not served by the cluster \(no answer\): example\.com\/v1\/Widget/);
+
+  const json = await canI(...common, '--format', 'json');
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout) as { ok: boolean; namespace: string; subject: ReviewSubject; checks: { verb: string; resource: string; allowed: boolean }[] };
+  assert.equal(parsed.ok, true);
+  assert.equal(parsed.namespace, namespace);
+  assert.deepEqual(parsed.subject.unknownGroups, ['gitlab:group:<id of acme>', 'gitlab:group_env_tier:<id of acme>:production']);
+  assert.equal(parsed.checks.find((c) => c.verb === 'get' && c.resource === 'secrets')?.allowed, false);
+
+  const forbidden = await canI(file, '--project', 'acme/payments', '--environment', 'production', '--kubeconfig', env.kubeconfig, '--context', env.restrictedContext);
+  assert.equal(forbidden.code, 1);
+  assert.match(forbidden.stderr, /may not create subjectaccessreviews \(authorization\.k8s\.io\), so the cluster cannot say what the job may do/);
+  const denied = await canI(file, '--project', 'acme/other', '--kubeconfig', env.kubeconfig);
+  assert.equal(denied.code, 1);
+  assert.match(denied.stderr, /^the job gets no access through agent /);
 });

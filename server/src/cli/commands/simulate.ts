@@ -24,7 +24,7 @@ const USAGE = `agentcfg simulate <config.yaml> [--json] ${PROJECT_SETTING_USAGE}
    --expect, or a scenario's "expect": exit 1 when a result differs (a pipeline can require the access it relies on).`;
 
 /** Options that describe the one scenario of `--project` mode. */
-const SCENARIO_OPTIONS = ['project', 'environment', 'tier', 'ref', 'pipeline-source', 'user', 'project-id'];
+export const SCENARIO_OPTIONS = ['project', 'environment', 'tier', 'ref', 'pipeline-source', 'user', 'project-id'];
 
 /**
  * `agentcfg simulate`: which access CI jobs get from the agent of a config file — authorized?,
@@ -98,7 +98,7 @@ function checkSimulateOptions(args: ParsedArgs): 'table' | 'project' | 'scenario
   return 'table';
 }
 
-function scenarioFromArgs(values: Partial<Record<string, string>>, flags: Set<string>, vars: string[], defaultBranch: string): Scenario {
+export function scenarioFromArgs(values: Partial<Record<string, string>>, flags: Set<string>, vars: string[], defaultBranch: string): Scenario {
   if (!values.project) throw new UsageError('--project is required');
   const tier = values.tier;
   if (tier !== undefined && !ENVIRONMENT_TIERS.includes(tier as EnvironmentTier)) throw new UsageError(`--tier must be one of ${ENVIRONMENT_TIERS.join(', ')}`);

@@ -3,3 +3,4 @@ export { REVIEW_VERBS, STANDARD_RESOURCES, type ReviewedResource, type ReviewVer
 export { previewAccess, reviewBody, type AccessCheck, type AccessPreview, type PreviewOptions } from './review';
 export { reviewSubject, type AgentServiceAccount, type KnownIds, type ReviewSubject } from './subject';
 export { summarise, type Capability } from './summary';
+export { templateKinds } from './templateKinds';

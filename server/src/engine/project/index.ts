@@ -7,4 +7,5 @@ export { activeScenarios, DEFAULT_PROJECT_SETTINGS, readProjectSettings, scenari
 export { NO_SIBLINGS, siblingsFrom, type AgentFileReader, type AgentSiblings, type ParsedAgentConfig } from './siblings';
 export { simulateEntries, simulationTable, type ConfigSimulation, type EntrySimulation, type SimulationRow, type SimulationTable } from './simulation';
 export { pipelineAccess, type PipelineAccess, type PipelineAccessInput } from './pipelineAccess';
+export { simulateAccess, type AccessOutcome, type SimulationOptions } from '../access/simulate';
 export { AccessMapCache } from '../pipeline/accessMap';
