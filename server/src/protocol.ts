@@ -155,5 +155,46 @@ export interface PipelineJobsResult {
 /** Client command ids the server's code lenses invoke. */
 export const SHOW_SIMULATION_COMMAND = 'gitlabAgentConfig.simulate';
 
+/**
+ * `gitlabAgentConfig/accessDiff`: what the change from a base version (a branch) to the current one
+ * does to CI/CD access — the same diff as `agentcfg diff --base`. The client reads both versions
+ * (the base through the git extension); the server compares them with the editor's settings.
+ */
+export const ACCESS_DIFF_REQUEST = 'gitlabAgentConfig/accessDiff';
+
+/** One agent file (`.gitlab/agents/<agent>/config.yaml` or `environment_templates/default.yaml`) in both versions. */
+export interface AccessDiffFile {
+  /** Relative to the repository root, `/`-separated. */
+  readonly path: string;
+  /** null: the version has no such file (an agent added or deleted). */
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+export interface AccessDiffParams {
+  /** What the base is called (a branch name), for the titles. */
+  readonly base: string;
+  /** The repository root, as a `file:` URI (the agent configuration project comes from its git remote unless set). */
+  readonly rootUri: string;
+  readonly files: readonly AccessDiffFile[];
+}
+
+/** A code lens above an entry or rule of the current version that changes access. */
+export interface AccessDiffLens {
+  /** Relative to the repository root. */
+  readonly path: string;
+  /** 0-based line in the current version. */
+  readonly line: number;
+  readonly title: string;
+}
+
+export interface AccessDiffResult {
+  /** Number of changed job situations; 0 when nothing changes. */
+  readonly count: number;
+  /** The summary line and table `agentcfg diff --format markdown` prints ('' when nothing changes). */
+  readonly markdown: string;
+  readonly lenses: readonly AccessDiffLens[];
+}
+
 /** The cluster commands (workspace/executeCommand): ids, arguments and results, defined in one module. */
 export * from './lsp/cluster/protocol';

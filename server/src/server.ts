@@ -22,6 +22,7 @@ import { SEMANTIC_TOKENS_LEGEND, SemanticTokensFeature } from './lsp/semanticTok
 import { WorkspaceIds, workspaceFolderPaths } from './lsp/workspaceIds';
 import { PipelineFeature } from './lsp/pipeline/pipelineFeature';
 import { PipelineJobsRequest } from './lsp/pipeline/pipelineJobsRequest';
+import { AccessDiffRequest } from './lsp/accessDiffRequest';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -67,6 +68,7 @@ new InlayHintsFeature(connection, models, settings, simulations);
 new CodeLensFeature(connection, models, settings, simulations, pipelines);
 new SimulateRequestFeature(connection, documents, settings, simulations);
 new PipelineJobsRequest(connection, settings, pipelines.service);
+new AccessDiffRequest(connection, settings);
 new CodeActionsFeature(connection);
 new StructureFeature(connection, documents, models);
 const workspaceIds = new WorkspaceIds(documents, models, () => workspaceFolders);

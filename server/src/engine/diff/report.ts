@@ -133,3 +133,47 @@ function cell(text: string): string {
 function code(text: string): string {
   return `\`${text.replace(/`/g, "'").replace(/\r?\n/g, ' ').replace(/\|/g, '\\|')}\``;
 }
+
+/** A lens above a line of the new version that changes access: `vs main: grants production access to tag release, …`. */
+export interface ChangeLens {
+  readonly agent: string;
+  /** The file the line is in: the agent's config or template. */
+  readonly file: 'config' | 'template';
+  readonly line: number;
+  readonly title: string;
+}
+
+const LENS_VERBS: Readonly<Record<ChangeKind, string>> = {
+  gained: 'grants access to',
+  lost: 'removes access from',
+  identity: 'changes the identity of',
+  namespace: 'moves to another namespace',
+  objects: 'changes the managed objects of',
+  via: 'changes which entry or rule decides',
+};
+
+/** One lens per changed line of the new version (entries and rules; removed ones have no line there), most severe change first. */
+export function changeLenses(changes: readonly AccessChange[], base: string): ChangeLens[] {
+  const groups = new Map<string, { agent: string; file: 'config' | 'template'; line: number; changes: AccessChange[] }>();
+  for (const change of changes) {
+    for (const l of change.lines) {
+      if (l.version !== 'after' || l.file === 'pipeline') continue;
+      const key = `${change.agent}\u0000${l.file}\u0000${l.line}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { agent: change.agent, file: l.file, line: l.line, changes: [] }));
+      group.changes.push(change);
+    }
+  }
+  return [...groups.values()].map((g) => {
+    const parts = (Object.keys(LENS_VERBS) as ChangeKind[]).flatMap((kind) => {
+      const of = g.changes.filter((c) => c.kind === kind);
+      if (!of.length) return [];
+      const production = kind === 'gained' && of.some((c) => c.production) ? 'production ' : '';
+      const verb = production ? LENS_VERBS.gained.replace('access', 'production access') : LENS_VERBS[kind];
+      const situations = [...new Set(of.map((c) => (c.project === of[0].project ? c.scenario : `${c.project} ${c.scenario}`)))];
+      return [`${verb} ${situations.slice(0, 3).join(', ')}${situations.length > 3 ? `, +${situations.length - 3}` : ''}`];
+    });
+    const critical = g.changes.some((c) => c.severity === 'critical') ? '⚠ ' : '';
+    return { agent: g.agent, file: g.file, line: g.line, title: `${critical}vs ${base}: ${parts.join('; ')}` };
+  });
+}
