@@ -63,7 +63,7 @@ const models = new DocumentModels(documents);
 const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
 const simulations = new SimulationService(models);
 const pipelines = new PipelineFeature(connection, documents, settings, models);
-new HoverFeature(connection, models, settings, simulations, pipelines);
+new HoverFeature(connection, models, settings, simulations, pipelines, cluster.accessPreview);
 new InlayHintsFeature(connection, models, settings, simulations);
 new CodeLensFeature(connection, models, settings, simulations, pipelines);
 new SimulateRequestFeature(connection, documents, settings, simulations);

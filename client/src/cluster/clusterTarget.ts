@@ -32,8 +32,32 @@ export class ClusterTargetSelection implements vscode.Disposable {
     this.item.show();
   }
 
+  /** The context the user picked; undefined: the kubeconfig's current-context is used. */
   get context(): string | undefined {
     return this.state.get<string>(SELECTED_CONTEXT_KEY) || undefined;
+  }
+
+  /** The kubeconfig's current-context as last read (undefined: none, or the kubeconfig cannot be read). */
+  private currentContext: string | undefined;
+  private currentProblem: string | undefined;
+
+  /**
+   * Reads the kubeconfig's current-context again (on start, when the setting or the file changes):
+   * without a picked context it is the one the commands use and the status bar shows.
+   */
+  async refreshCurrentContext(): Promise<void> {
+    const listed = await this.commands.call(CLUSTER_COMMANDS.listContexts, { ...(this.kubeconfigPath ? { kubeconfigPath: this.kubeconfigPath } : {}) });
+    const [current, problem] = listed.ok ? [listed.value.currentContext || undefined, listed.value.currentContext ? undefined : `the kubeconfig (${listed.value.source}) has no current-context`] : [undefined, listed.message];
+    if (current === this.currentContext && problem === this.currentProblem) return;
+    this.currentContext = current;
+    this.currentProblem = problem;
+    this.render();
+    this.changed.fire();
+  }
+
+  /** The context operations use: the picked one, else the kubeconfig's current-context. */
+  get effectiveContext(): string | undefined {
+    return this.context ?? this.currentContext;
   }
 
   /** The kubeconfig path from settings; empty means the server's default lookup. */
@@ -83,16 +107,20 @@ export class ClusterTargetSelection implements vscode.Disposable {
 
   /** The selected context, asking for one first when none is selected yet. */
   async ensure(): Promise<ClusterTarget | undefined> {
-    if (!this.context && !(await this.pick())) return undefined;
+    if (!this.context && !this.currentContext) await this.refreshCurrentContext();
+    if (!this.effectiveContext && !(await this.pick())) return undefined;
     return this.target();
   }
 
   private render(): void {
-    const context = this.context;
+    const picked = this.context;
+    const context = this.effectiveContext;
     this.item.text = `$(server-environment) ${context ?? 'No cluster context'}`;
-    this.item.tooltip = context
-      ? `GitLab Agent: cluster operations use the kubeconfig context "${context}". Click to change (the kubeconfig is not modified).`
-      : 'GitLab Agent: click to select the kubeconfig context for cluster operations.';
+    this.item.tooltip = picked
+      ? `GitLab Agent: cluster operations use the kubeconfig context "${picked}". Click to change (the kubeconfig is not modified).`
+      : context
+        ? `GitLab Agent: cluster operations use the kubeconfig's current-context "${context}". Click to pick another (the kubeconfig is not modified).`
+        : `GitLab Agent: no cluster context${this.currentProblem ? ` (${this.currentProblem})` : ''}. Click to select one, or set gitlabAgentConfig.cluster.kubeconfig.`;
   }
 
   dispose(): void {

@@ -64,7 +64,7 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
 
   async getChildren(node?: Node): Promise<Node[]> {
     // No context yet: no children, so the view shows its welcome content (package.json viewsWelcome).
-    if (!this.target.context) return [];
+    if (!this.target.effectiveContext) return [];
     this.inventory ??= this.load();
     const inventory = await this.inventory;
     if (typeof inventory === 'string') return node ? [] : [{ type: 'message', text: inventory }];

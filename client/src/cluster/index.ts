@@ -3,9 +3,11 @@
  * view, the plan diff documents. Everything cluster-related runs in the language server; this side
  * asks, confirms and shows.
  */
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
-import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions, type WorkspaceTrustParams } from '../../../server/src/protocol';
+import { State, type LanguageClient } from 'vscode-languageclient/node';
+import { CLUSTER_TARGET_NOTIFICATION, WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions, type ClusterTargetParams, type WorkspaceTrustParams } from '../../../server/src/protocol';
 import { applyEnvironment } from './applyEnvironment';
 import { ClusterCommands } from './clusterCommands';
 import { ClusterTargetSelection, SELECT_CONTEXT_COMMAND } from './clusterTarget';
@@ -13,15 +15,52 @@ import { CLUSTER_VIEW_ID, ClusterTree, type ClusterTreeNode } from './clusterTre
 import { PlanDocuments } from './planDocuments';
 import { deleteEnvironment, terminateWorkspace, waitForFluxSync } from './teardown';
 
-/** The initial trust state for `initializationOptions` (the server refuses cluster work without it). */
+/** The selection, once registered (read by {@link clusterInitializationOptions} on every server start). */
+let selection: ClusterTargetSelection | undefined;
+
+/** The initial trust state (the server refuses cluster work without it) and, when trusted, the selected cluster. */
 export function clusterInitializationOptions(): ClusterInitializationOptions {
-  return { workspaceTrusted: vscode.workspace.isTrusted };
+  const trusted = vscode.workspace.isTrusted;
+  return { workspaceTrusted: trusted, ...(trusted && selection ? { cluster: selection.target() } : {}) };
 }
 
 /** Registers the cluster commands, status bar item and tree view. */
 export function registerClusterFeatures(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, output: vscode.OutputChannel): void {
   const commands = new ClusterCommands(client);
   const target = new ClusterTargetSelection(context.workspaceState, commands);
+  selection = target;
+  // The server's hovers ask the selected cluster (RBAC preview): tell it whenever the choice changes.
+  const sendTarget = () => {
+    const running = client();
+    if (running?.isRunning()) void running.sendNotification(CLUSTER_TARGET_NOTIFICATION, { cluster: vscode.workspace.isTrusted ? target.target() : null } satisfies ClusterTargetParams);
+  };
+  // The kubeconfig file itself may change (a context added, a token rotated): read it again, no restart.
+  let kubeconfigWatcher: vscode.FileSystemWatcher | undefined;
+  const watchKubeconfig = () => {
+    kubeconfigWatcher?.dispose();
+    const file = target.kubeconfigPath || process.env.KUBECONFIG?.split(process.platform === 'win32' ? ';' : ':')[0] || `${os.homedir()}/.kube/config`;
+    kubeconfigWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+    const reread = () => {
+      void target.refreshCurrentContext();
+      refresh();
+    };
+    kubeconfigWatcher.onDidChange(reread);
+    kubeconfigWatcher.onDidCreate(reread);
+    kubeconfigWatcher.onDidDelete(reread);
+  };
+  watchKubeconfig();
+  context.subscriptions.push({ dispose: () => kubeconfigWatcher?.dispose() });
+  // The client is created right after the features are registered; read the current-context once it runs.
+  void Promise.resolve().then(() => {
+    const languageClient = client();
+    if (!languageClient) return;
+    context.subscriptions.push(
+      languageClient.onDidChangeState(({ newState }) => {
+        if (newState === State.Running) void target.refreshCurrentContext();
+      }),
+    );
+    if (languageClient.isRunning()) void target.refreshCurrentContext();
+  });
   const documents = new PlanDocuments();
   const tree = new ClusterTree(commands, target);
   const refresh = () => tree.refresh();
@@ -49,6 +88,7 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
     tree,
     vscode.window.registerTreeDataProvider(CLUSTER_VIEW_ID, tree),
     target.onDidChange(refresh),
+    target.onDidChange(sendTarget),
     trusted(SELECT_CONTEXT_COMMAND, () => target.pick()),
     trusted('gitlabAgentConfig.applyEnvironment', () => applyEnvironment({ commands, target, documents, output, onApplied: refresh })),
     trusted('gitlabAgentConfig.deleteEnvironment', (node?: ClusterTreeNode) => deleteEnvironment(deps, node)),
@@ -56,7 +96,12 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
     trusted('gitlabAgentConfig.waitForFluxSync', () => waitForFluxSync(deps)),
     trusted('gitlabAgentConfig.refreshClusterView', refresh),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('gitlabAgentConfig.cluster')) refresh();
+      if (e.affectsConfiguration('gitlabAgentConfig.cluster')) {
+        watchKubeconfig();
+        void target.refreshCurrentContext();
+        sendTarget();
+        refresh();
+      }
     }),
   );
   if (vscode.workspace.isTrusted) target.show();
@@ -65,6 +110,7 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
       target.show();
       refresh();
       void client()?.sendNotification(WORKSPACE_TRUST_NOTIFICATION, { trusted: true } satisfies WorkspaceTrustParams);
+      sendTarget();
     }),
   );
 }

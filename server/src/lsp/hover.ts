@@ -2,12 +2,13 @@ import { MarkupKind, type Connection, type Hover } from 'vscode-languageserver';
 import { pathAtOffset } from '../engine/config/pathAtOffset';
 import { describeKey, schemaAtPath } from '../engine/config/schemaLookup';
 import { agentConfigSchemaFor } from '../engine/config/versionedSchema';
+import type { AccessPreviewService } from './cluster/accessPreview';
 import type { DocumentModels } from './documentModels';
 import type { PipelineFeature } from './pipeline/pipelineFeature';
 import { isPipelineDocument } from './pipeline/pipelineService';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
-import { entryPreview, entryTarget, expressionPreview, findEntry, namespacePreview } from './simulationViews';
+import { entryPreview, entryTarget, expressionPreview, findEntry, namespacePreview, rbacRequests } from './simulationViews';
 
 /**
  * Hover: documentation of every key (from the schema), and on `namespace:`, `default_namespace:`,
@@ -21,6 +22,8 @@ export class HoverFeature {
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
     private readonly pipelines: PipelineFeature,
+    /** The RBAC preview (asks the connected cluster); absent: hovers without it. */
+    private readonly accessPreview?: AccessPreviewService,
   ) {
     connection.onHover((params) => this.hover(params.textDocument.uri, params.position));
   }
@@ -44,6 +47,9 @@ export class HoverFeature {
         else if (target.kind === 'defaultNamespace') sections.push(namespacePreview(entry, null));
         else if (target.kind === 'ruleIf') sections.push(expressionPreview(entry, target.rule, settings.defaultBranch));
         else if (target.kind === 'id') sections.push(entryPreview(entry));
+        const rbac = this.accessPreview && rbacRequests(entry, at.path, target);
+        const section = rbac?.length ? await this.accessPreview?.section(rbac) : undefined;
+        if (section) sections.push(section);
       }
     }
 

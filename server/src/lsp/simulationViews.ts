@@ -1,4 +1,5 @@
 import { evaluate, formatExpressionTree, validateExpression } from '../engine/expr';
+import type { JobIdentity } from '../engine/access/identity';
 import type { AccessRule } from '../engine/access/model';
 import { scenarioForEntry } from '../engine/access/scenarios';
 import { decidedBy, viaLabel } from '../engine/access/simulate';
@@ -81,4 +82,18 @@ export function resolvedNamespaces(entry: EntrySimulation, rule: number | null):
     else if (outcome.namespace !== null) values.add(outcome.namespace);
   }
   return { values: [...values], invalid };
+}
+
+/**
+ * The scenarios whose identity and namespace the RBAC preview asks about, for a hover on
+ * `namespace:`/`default_namespace:` (the scenarios that namespace decides) or `access_as:` (every
+ * authorized scenario); empty elsewhere.
+ */
+export function rbacRequests(entry: EntrySimulation, path: readonly (string | number)[], target: EntryTarget): { scenario: string; identity: JobIdentity; namespace: string | null }[] {
+  const onAccessAs = path[entry.entry.path.length] === 'access_as';
+  const rule = target.kind === 'ruleNamespace' ? target.rule.number : target.kind === 'defaultNamespace' ? null : undefined;
+  if (!onAccessAs && rule === undefined) return [];
+  return entry.outcomes.flatMap(({ scenario, outcome }) =>
+    outcome.authorized && outcome.identity && (onAccessAs || decidedBy(outcome, rule ?? null)) ? [{ scenario: scenario.name, identity: outcome.identity, namespace: outcome.namespace }] : [],
+  );
 }

@@ -21,3 +21,6 @@ export function registerCommandGroups(router: ClusterCommandRouter, connection: 
   registerFluxCommand(router, connection);
   registerClusterObjectsCommand(router, connection);
 }
+
+// The hover's RBAC preview lives in this bundle too (it needs the Kubernetes client).
+export { reviewJobAccess } from './accessReview';

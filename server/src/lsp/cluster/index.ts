@@ -4,6 +4,7 @@
  */
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { AccessPreviewService } from './accessPreview';
 import { ClusterCommandRouter } from './commandRouter';
 import { CLUSTER_COMMANDS } from './protocol';
 import { WorkspaceTrust } from './trust';
@@ -13,6 +14,8 @@ export class ClusterFeature {
   private readonly trust = new WorkspaceTrust();
   private readonly router = new ClusterCommandRouter(this.trust);
   private readonly plans = new PlanStore();
+  /** The RBAC section of hovers (asks the cluster the client selected). */
+  readonly accessPreview = new AccessPreviewService(this.trust);
 
   constructor(connection: Connection, documents: TextDocuments<TextDocument>) {
     // The command groups (and the Kubernetes client under them) load on the first cluster command;
@@ -22,12 +25,14 @@ export class ClusterFeature {
       registerCommandGroups(this.router, connection, documents, this.plans);
     });
     this.trust.listen(connection);
+    this.accessPreview.listen(connection);
     this.router.listen(connection);
   }
 
   /** Reads `initializationOptions` (workspace trust); call from `onInitialize`. */
   initialize(initializationOptions: unknown): void {
     this.trust.initialize(initializationOptions);
+    this.accessPreview.initialize(initializationOptions);
   }
 
   /** For `executeCommandProvider.commands`. */

@@ -61,6 +61,19 @@ export interface WorkspaceTrustParams {
 export interface ClusterInitializationOptions {
   /** Whether the editor trusts the workspace; absent = not trusted, cluster commands refused. */
   readonly workspaceTrusted?: boolean;
+  /** The cluster the user works with (the hover's RBAC preview asks it); absent: none. */
+  readonly cluster?: ClusterTarget;
+}
+
+/**
+ * The client tells the server which cluster the user has selected (kubeconfig setting and context),
+ * whenever it changes; `null`: none. The RBAC preview of hovers asks that cluster; other editors that
+ * never send it get hovers without the preview.
+ */
+export const CLUSTER_TARGET_NOTIFICATION = 'gitlabAgentConfig/clusterTarget';
+
+export interface ClusterTargetParams {
+  readonly cluster: ClusterTarget | null;
 }
 
 /** Which cluster: a kubeconfig (default: `KUBECONFIG` or `~/.kube/config`) and one of its contexts. */
