@@ -9,6 +9,7 @@ import { PIPELINE_MIDDLEWARE } from './pipelineMiddleware';
 import { clusterInitializationOptions, registerClusterFeatures } from './cluster/index';
 import { addScenario, editScenarios } from './scenarioCommands';
 import { SimulationView } from './simulationView';
+import { registerAccessDiff } from './accessDiffCommand';
 
 const CLIENT_ID = 'gitlabAgentConfig';
 const CLIENT_NAME = 'GitLab Agent Config';
@@ -48,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('gitlabAgentConfig.editScenarios', editScenarios),
   );
   registerClusterFeatures(context, () => client, output);
+  registerAccessDiff(context, () => client, output);
 
   await startClient(context, output);
 }
