@@ -7,8 +7,13 @@
 //                                              Chromium, wait for its diagnostics, save a screenshot
 //   npm start -- --screenshot out.png --exit-after-screenshot
 //                                              ... then stop (proves that `npm start` works)
+//   npm start -- --no-cluster                  without the local Kubernetes control plane
+// By default it also starts the project's control plane (test/cluster: cached build, 127.0.0.1 only;
+// left alone if it already runs), points the examples workspace at its kubeconfig (the workspace
+// setting gitlabAgentConfig.cluster.kubeconfig in examples/.vscode/settings.json, git-ignored), and
+// stops it on exit when it started it.
 // The screenshot options can also come from SCREENSHOT=<file> and EXIT_AFTER_SCREENSHOT=1.
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, ensureNodeModules, step } from './lib/proc.mjs';
 
@@ -19,12 +24,14 @@ function parseArgs(argv) {
     port: Number(process.env.PORT ?? 8080),
     screenshot: process.env.SCREENSHOT || null,
     exitAfterScreenshot: process.env.EXIT_AFTER_SCREENSHOT === '1',
+    cluster: true,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--screenshot') options.screenshot = argv[++i];
     else if (arg.startsWith('--screenshot=')) options.screenshot = arg.slice('--screenshot='.length);
     else if (arg === '--exit-after-screenshot') options.exitAfterScreenshot = true;
+    else if (arg === '--no-cluster') options.cluster = false;
     else if (arg === '--port') options.port = Number(argv[++i]);
     else throw new Error(`unknown option ${arg}; see the comment at the top of scripts/start.mjs`);
   }
@@ -83,6 +90,36 @@ async function takeScreenshot(url, file, chromiumPath) {
   }
 }
 
+const KUBECONFIG_SETTING = 'gitlabAgentConfig.cluster.kubeconfig';
+
+/**
+ * Points the workspace at `kubeconfig` (its settings.json, created if missing); returns how to undo
+ * it. A settings file that is not plain JSON is left alone (the user is told what to set).
+ */
+function pointWorkspaceAt(folder, kubeconfig) {
+  const file = path.join(folder, '.vscode', 'settings.json');
+  const existed = existsSync(file);
+  let settings = {};
+  if (existed) {
+    try {
+      settings = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      console.log(`[start] ${file} is not plain JSON; set "${KUBECONFIG_SETTING}": "${kubeconfig}" there yourself`);
+      return () => {};
+    }
+  }
+  const before = settings[KUBECONFIG_SETTING];
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...settings, [KUBECONFIG_SETTING]: kubeconfig }, null, 2) + '\n');
+  return () => {
+    if (!existed) return rmSync(path.dirname(file), { recursive: true, force: true });
+    const now = JSON.parse(readFileSync(file, 'utf8'));
+    if (before === undefined) delete now[KUBECONFIG_SETTING];
+    else now[KUBECONFIG_SETTING] = before;
+    writeFileSync(file, JSON.stringify(now, null, 2) + '\n');
+  };
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   await ensureNodeModules();
@@ -106,13 +143,38 @@ async function main() {
   step('install the .vsix into a fresh extensions folder');
   await installVsix(vsix, extensionsDir, userDataDir);
 
-  step('start code-server');
   const folder = path.join(root, 'examples');
-  const server = await startCodeServer({ folder, port: options.port, userDataDir, extensionsDir });
+  let cluster = null;
+  let undoSettings = () => {};
+  const stopCluster = async () => {
+    undoSettings();
+    if (cluster?.started) {
+      console.log('[start] stopping the local control plane');
+      await cluster.control.down();
+    }
+  };
+  if (options.cluster) {
+    step('local Kubernetes control plane (cached build; --no-cluster skips it)');
+    const control = await import('./lib/cluster-control.mjs');
+    const { started, state } = await control.up();
+    cluster = { control, started, state };
+    undoSettings = pointWorkspaceAt(folder, state.kubeconfig);
+    console.log(`[start] ${started ? 'started' : 'already running (left running on exit)'}: ${state.server}, kubeconfig ${state.kubeconfig}`);
+  }
+
+  step('start code-server');
+  let server;
+  try {
+    server = await startCodeServer({ folder, port: options.port, userDataDir, extensionsDir });
+  } catch (err) {
+    await stopCluster();
+    throw err;
+  }
   let stopping = false;
   const shutdown = async (code = 0) => {
     stopping = true;
     await server.stop();
+    await stopCluster();
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
@@ -120,7 +182,7 @@ async function main() {
   server.exited.then((exit) => {
     if (stopping) return;
     console.error(`[start] code-server exited (${exit.signal ?? `exit ${exit.code}`})`);
-    process.exit(1);
+    void stopCluster().finally(() => process.exit(1));
   });
 
   console.log(`
@@ -130,6 +192,7 @@ async function main() {
   │   ${server.url}
   │
   │ Open ${BROKEN_CONFIG} to see the diagnostics. Ctrl-C stops it.
+  │ ${cluster ? `Cluster: context ${cluster.state.adminContext} of ${cluster.state.kubeconfig} (workspace setting);\n  │ run "GitLab Agent: Apply Environment" on the production-agent example.` : 'No cluster (--no-cluster): set gitlabAgentConfig.cluster.kubeconfig to use one.'}
   └──────────────────────────────────────────────────────────────────────────
 `);
 
