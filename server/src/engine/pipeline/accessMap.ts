@@ -73,7 +73,8 @@ export interface JobAccess {
 /**
  * Which job gets which cluster, where and as whom: every job of the pipeline in every situation,
  * with the contexts GitLab would put in its KUBECONFIG (one per agent that authorizes the project,
- * for the job's environment and ref) and whether a managed environment is prepared before it starts.
+ * for the job's environment and ref) and whether a managed environment is prepared before it starts
+ * (docs/gitlab-behaviour.md#environments-and-contexts-of-a-job).
  */
 export function accessMap(input: AccessMapInput, cache?: AccessMapCache): JobAccess[] {
   const out: JobAccess[] = [];
