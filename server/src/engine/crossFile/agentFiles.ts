@@ -1,5 +1,5 @@
 /**
- * An agent's config.yaml and its environment_templates/default.yaml checked together (spec §2.1–§2.7):
+ * An agent's config.yaml and its environment_templates/default.yaml checked together (docs/gitlab-behaviour.md#managed-resources-flow):
  * the template is rendered for every active scenario and every authorization that turns on
  * resource management, and each file gets the problems that only the pair reveals.
  */
@@ -27,9 +27,9 @@ const MAX_RENDERED_ENTRIES = 20;
 
 /** What both files' checks read. */
 export interface AgentFiles {
-  /** config.yaml, parsed; null when the agent has none (an empty configuration, spec §1.1). */
+  /** config.yaml, parsed; null when the agent has none (an empty configuration, docs/gitlab-behaviour.md#config-file-location-and-parsing). */
   readonly config: ParsedYaml | null;
-  /** environment_templates/default.yaml; null when absent (GitLab uses its built-in template, spec §2.3). */
+  /** environment_templates/default.yaml; null when absent (GitLab uses its built-in template, docs/gitlab-behaviour.md#built-in-default-template). */
   readonly templateText: string | null;
   readonly agentName: string;
   readonly scenarios: readonly JobScenario[];
@@ -38,13 +38,13 @@ export interface AgentFiles {
   readonly ciAccess?: CiAccessModel;
 }
 
-/** Groups that only `access_as: ci_job` puts the job in (spec §1.3): a template binding them assumes it. */
+/** Groups that only `access_as: ci_job` puts the job in (docs/gitlab-behaviour.md#access_as-identities): a template binding them assumes it. */
 const CI_JOB_GROUPS = /\bgitlab:(ci_job|project|project_env|project_env_tier|group|group_env_tier)\b/;
 
 /**
  * On config.yaml: each authorization with `resource_management.enabled: true` whose `access_as` is not
  * `ci_job`, while the template in use (the built-in one, or default.yaml binding `gitlab:…` groups)
- * grants rights to the CI job's impersonated groups (spec §2.1, §2.7).
+ * grants rights to the CI job's impersonated groups (docs/gitlab-behaviour.md#built-in-default-template).
  */
 export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[] {
   const config = files.config;
@@ -65,7 +65,7 @@ export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[
       code: 'crossFile.resourceManagementNeedsCiJob',
       message:
         `Resource management is on for ${entry.id ?? 'the instance'}, but its access_as is ${entry.accessAs}. ${template} grants rights to the CI job's groups (gitlab:project_env:…), ` +
-        'which only `access_as: ci_job` gives the job (spec §2.1, §2.7): the job could not use the namespace created for it. Set `access_as: {ci_job: {}}`.',
+        'which only `access_as: ci_job` gives the job: the job could not use the namespace created for it. Set `access_as: {ci_job: {}}`.',
       ...(fix ? { data: { edit: fix } } : {}),
     });
   }
@@ -98,7 +98,7 @@ function ciJobEdit(config: ParsedYaml, entryPath: readonly (string | number)[]):
 /**
  * On default.yaml: render it as GitLab would for every active scenario with an environment and every
  * authorization that enables resource management, and report, at the template text that produced them,
- * namespaces that are not valid (spec §4.1) and rendering failures. Also notes when no authorization
+ * namespaces that are not valid (docs/gitlab-behaviour.md#names) and rendering failures. Also notes when no authorization
  * enables resource management (GitLab then never renders the template).
  */
 export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[] {
@@ -113,7 +113,7 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
       range: index.range(0, index.lineEnd(0)),
       severity: 'information',
       code: 'crossFile.templateUnused',
-      message: 'No ci_access entry of config.yaml sets `resource_management: {enabled: true}`, so GitLab never renders this template (spec §2.2).',
+      message: 'No ci_access entry of config.yaml sets `resource_management: {enabled: true}`, so GitLab never renders this template.',
     });
   }
   const findings = new Findings();
@@ -122,7 +122,7 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
   const budget = new RenderBudget();
   renderings: for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
     for (const job of files.scenarios) {
-      if (!job.environmentName) continue; // GitLab renders templates only for jobs with an environment (spec §2.2)
+      if (!job.environmentName) continue; // GitLab renders templates only for jobs with an environment (docs/gitlab-behaviour.md#opting-in-to-managed-resources)
       const scenario = scenarioForEntry(job, entry, files.defaultBranch);
       const data = buildTemplateData(scenario, { agentId: PLACEHOLDER_AGENT_ID, agentName: files.agentName, projectId: PLACEHOLDER_PROJECT_ID });
       if (!data.ok) continue;
@@ -195,7 +195,7 @@ function namespaceProblems(rendered: string, segments: readonly OutputSegment[],
       if (!span) continue;
       out.push({
         range: templateRange(index, segments, span[0], span[1]),
-        message: `${what} renders as "${value}", which is not a valid namespace name (DNS-1123 label, spec §4.1): it ${problems.map((p) => p.message).join('; ')}. Use slugify, lower or replace, or .legacy_namespace (spec §2.4).`,
+        message: `${what} renders as "${value}", which is not a valid namespace name (DNS-1123 label): it ${problems.map((p) => p.message).join('; ')}. Use slugify, lower or replace, or .legacy_namespace.`,
       });
     }
   }
