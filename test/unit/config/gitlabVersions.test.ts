@@ -219,3 +219,11 @@ describe('completion and hover follow the version', () => {
     assert.match(String(schemaAtPath(pathOf, agentConfigSchemaFor('17.2'))?.markdownDescription), /Not in GitLab 17\.2: `protected_branches_only` was added in 17\.3/);
   });
 });
+
+describe('hover of a deprecated key', () => {
+  test('gitops in 17.11 says it is deprecated, then what it does', () => {
+    const text = String(schemaAtPath(['gitops'], agentConfigSchemaFor('17.11'))?.markdownDescription);
+    assert.match(text, /^`gitops` is deprecated: GitLab 17\.11 still parses it/);
+    assert.match(text, /Legacy pull-based deployment/);
+  });
+});

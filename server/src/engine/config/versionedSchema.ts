@@ -62,7 +62,10 @@ function applyKey(root: SchemaNode, path: string, key: VersionedKey, version: Gi
     }
     case 'deprecated': {
       const marker: DeprecatedMarker = { message: status.note };
-      properties[name] = { ...(legacy ?? properties[name]), 'x-deprecated': marker, deprecationMessage: status.note };
+      const base = legacy ?? properties[name];
+      // Hover and completion show the deprecation first, then what the key does.
+      const described = (text: unknown) => (typeof text === 'string' ? `${status.note}\n\n${text}` : status.note);
+      properties[name] = { ...base, 'x-deprecated': marker, deprecationMessage: status.note, description: described(base.description), markdownDescription: described(base.markdownDescription) };
       return;
     }
     case 'removed': {
