@@ -81,6 +81,7 @@ function stateText(state: AccessState, kind: ChangeKind): string {
 
 /** Blocks of four lines, most severe first. */
 export function diffText(changes: readonly AccessChange[], base: string, files: AgentFiles): string {
+  base = shortRevision(base);
   if (!changes.length) return `No CI/CD access changes compared with ${base}.\n`;
   const blocks = changes.map((c) => {
     const lines = locations(c, files).map((l) => `${l.file}:${l.line}${l.version === 'before' ? ' (old version)' : ''}`);
@@ -100,6 +101,7 @@ export const MAX_MARKDOWN_ROWS = 100;
 /** A summary line and a table for a merge-request comment; '' when nothing changes. */
 export function diffMarkdown(changes: readonly AccessChange[], base: string, files: AgentFiles): string {
   if (!changes.length) return '';
+  base = shortRevision(base);
   const shown = changes.slice(0, MAX_MARKDOWN_ROWS);
   const rows = shown.map((c) => {
     const lines = locations(c, files).map((l) => code(`${l.file}:${l.line}`) + (l.version === 'before' ? ' (old)' : ''));
@@ -122,6 +124,11 @@ function stateCell(state: AccessState, kind: ChangeKind): string {
   const via = kind === 'via' && state.via ? `<br>via ${cell(state.via)}${state.rule !== null ? ` rule ${state.rule}` : ''}` : '';
   const objects = kind === 'objects' ? `<br>${state.objects?.length ? state.objects.map(code).join('<br>') : 'no managed objects'}` : '';
   return main + via + objects;
+}
+
+/** A full commit id (`$CI_MERGE_REQUEST_DIFF_BASE_SHA`) is shown by its first 12 digits, as GitLab shows commits; other names as given. */
+function shortRevision(base: string): string {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/i.test(base) ? base.slice(0, 12) : base;
 }
 
 /** Text in a table cell: no line breaks, no column separators, no HTML, no emphasis or links (`review/*`). */
@@ -152,7 +159,7 @@ const LENS_VERBS: Readonly<Record<ChangeKind, string>> = {
   via: 'changes which entry or rule decides',
 };
 
-/** One lens per changed line of the new version (entries and rules; removed ones have no line there), most severe change first. */
+/** One lens per changed line of the new version (entries and rules; removed ones have no line there), in file order; each names the most severe kinds first. */
 export function changeLenses(changes: readonly AccessChange[], base: string): ChangeLens[] {
   const groups = new Map<string, { agent: string; file: 'config' | 'template'; line: number; changes: AccessChange[] }>();
   for (const change of changes) {
@@ -164,7 +171,8 @@ export function changeLenses(changes: readonly AccessChange[], base: string): Ch
       group.changes.push(change);
     }
   }
-  return [...groups.values()].map((g) => {
+  const ordered = [...groups.values()].sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.file.localeCompare(b.file) || a.line - b.line));
+  return ordered.map((g) => {
     const parts = (Object.keys(LENS_VERBS) as ChangeKind[]).flatMap((kind) => {
       const of = g.changes.filter((c) => c.kind === kind);
       if (!of.length) return [];
