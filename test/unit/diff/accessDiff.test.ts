@@ -133,6 +133,24 @@ describe('gained and lost access', () => {
     assert.ok(changes.every((c) => c.project === 'acme/shop/web'));
   });
 
+  test('a subgroup entry added shadows the top-level group entry for the projects below it, not for the others', () => {
+    // docs/gitlab-behaviour.md#authorization-order (1): group entries from the closest ancestor outward, the first wins.
+    const before = 'ci_access:\n  groups:\n    - id: acme\n      default_namespace: acme\n';
+    const after = 'ci_access:\n  groups:\n    - id: acme\n      default_namespace: acme\n    - id: acme/shop\n      default_namespace: shop\n      environments: [production]\n';
+    const changes = diff(before, after, { projects: ['acme/shop/web', 'acme/tools/ci'] });
+    assert.deepEqual(rows(changes), [
+      ['acme/shop/example-project', REVIEW, 'lost'],
+      ['acme/shop/example-project', MR, 'lost'],
+      ['acme/shop/web', REVIEW, 'lost'],
+      ['acme/shop/web', MR, 'lost'],
+      ['acme/shop/example-project', PROD, 'namespace'],
+      ['acme/shop/example-project', TAG, 'namespace'],
+      ['acme/shop/web', PROD, 'namespace'],
+      ['acme/shop/web', TAG, 'namespace'],
+    ]);
+    assert.deepEqual([changes[4].before.via, changes[4].after.via], ['group acme', 'group acme/shop']);
+  });
+
   test('projects given by the caller are compared too (a group entry reaches them)', () => {
     const before = 'ci_access:\n  groups:\n    - id: acme\n';
     const after = 'ci_access:\n  groups:\n    - id: acme\n      protected_branches_only: true\n';
