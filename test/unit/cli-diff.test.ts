@@ -188,6 +188,28 @@ describe('agentcfg diff <old> <new>', () => {
   });
 });
 
+describe('agentcfg diff <old template> <new template>', () => {
+  test('two environment templates are compared with the config.yaml beside the new one', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'agentcfg-diff-'));
+    write(root, '.gitlab/agents/prod/config.yaml', 'ci_access:\n  projects:\n    - id: acme/shop/web\n      access_as:\n        ci_job: {}\n      resource_management:\n        enabled: true\n');
+    const template = (name: string) => `objects:\n  - apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: "${name}"\n`;
+    write(root, 'old-default.yaml', template('{{ .environment.slug }}'));
+    write(root, '.gitlab/agents/prod/environment_templates/default.yaml', template('shop-{{ .environment.slug }}'));
+    const { code, stdout } = agentcfgIn(root, 'diff', 'old-default.yaml', '.gitlab/agents/prod/environment_templates/default.yaml', '--agent-project', 'acme/infra/agents', '--format', 'json');
+    assert.equal(code, 1);
+    // Only situations with an environment get a managed environment (docs/gitlab-behaviour.md#opting-in-to-managed-resources).
+    const changes = JSON.parse(stdout);
+    assert.deepEqual(changes.map((c: { scenario: string; kind: string }) => [c.scenario, c.kind]), [
+      ['default branch → production', 'objects'],
+      ['feature branch → review app', 'objects'],
+      ['tag release', 'objects'],
+    ]);
+    assert.deepEqual(changes[0].after.objects, ['Namespace shop-production']);
+    assert.deepEqual(changes[0].lines[1], { file: '.gitlab/agents/prod/environment_templates/default.yaml', version: 'after', line: 5 });
+    rmSync(root, { recursive: true, force: true });
+  });
+});
+
 describe('agentcfg diff usage errors (exit 2)', () => {
   const root = repository();
   for (const [why, args] of [
