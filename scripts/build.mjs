@@ -2,6 +2,7 @@
 // server and the agentcfg CLI. Run by `npm run build`, by `prepare` after install, and by the test and
 // start scripts. `--watch` rebuilds on change.
 import { chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { importEsbuild } from './lib/esbuild-import.mjs';
@@ -38,24 +39,57 @@ const clusterCommandsExternal = {
   },
 };
 
+/**
+ * The same for the CLI: `agentcfg apply|destroy|workspace|flux` import dist/cliClusterCommands.js
+ * when chosen, so `agentcfg validate` does not load the cluster code and @kubernetes/client-node.
+ */
+const cliClusterCommandsExternal = {
+  name: 'cli-cluster-commands-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/clusterCommands$/ }, () => ({ path: './cliClusterCommands.js', external: true }));
+  },
+};
+
+/**
+ * The agent-config schema validators compiled ahead of time (ajv standalone code, issue 16): the
+ * generator (server/src/build/standaloneValidators.ts) is bundled and run here, and its
+ * output replaces precompiledValidators.ts (empty in the sources) in every bundle. A process then
+ * loads the validator instead of compiling the schema at start (~50-250 ms).
+ */
+async function standaloneValidators() {
+  const generator = await esbuild.build({ ...common, entryPoints: ['server/src/build/standaloneValidators.ts'], write: false, sourcemap: false, banner: {}, define: {}, logLevel: 'error' });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', '__filename', generator.outputFiles[0].text)(module, module.exports, createRequire(path.join(root, 'package.json')), path.join(root, 'generator.js'));
+  return module.exports.standaloneValidatorsModule();
+}
+const precompiled = await standaloneValidators();
+const precompiledValidators = {
+  name: 'precompiled-validators',
+  setup(build) {
+    build.onLoad({ filter: /engine[\\/]config[\\/]precompiledValidators\.ts$/ }, () => ({ contents: precompiled, loader: 'js', resolveDir: root }));
+  },
+};
+
 const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [clusterCommandsExternal] },
   { entryPoints: ['server/src/lsp/cluster/commandGroups.ts'], outfile: 'dist/clusterCommands.js' },
+  { entryPoints: ['server/src/cli/commands/clusterCommands.ts'], outfile: 'dist/cliClusterCommands.js' },
   {
     entryPoints: ['server/src/cli/main.ts'],
     outfile: 'dist/cli.js',
+    plugins: [cliClusterCommandsExternal],
     banner: { js: "#!/usr/bin/env node\nconst importMetaUrl = require('url').pathToFileURL(__filename).href;" },
   },
 ];
 
 if (watch) {
   for (const entry of entries) {
-    const ctx = await esbuild.context({ ...common, ...entry });
+    const ctx = await esbuild.context({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators] });
     await ctx.watch();
   }
   console.log('esbuild: watching client, server and cli');
 } else {
-  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry })));
+  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators] })));
   chmodSync(path.join(root, 'dist/cli.js'), 0o755);
 }

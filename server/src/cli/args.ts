@@ -1,5 +1,15 @@
+/** Marks usage errors across bundles (the cluster commands are a bundle of their own, with its own copy of this class). */
+const USAGE_ERROR = Symbol.for('agentcfg.usageError');
+
 /** A mistake in how a command was called: printed with the command's usage, exit status 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  readonly [USAGE_ERROR] = true;
+
+  /** `instanceof` holds for a usage error thrown by either bundle's copy of the class. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && USAGE_ERROR in value;
+  }
+}
 
 export interface ParsedArgs {
   readonly positional: string[];

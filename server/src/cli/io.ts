@@ -13,4 +13,6 @@ export interface CliCommand {
   readonly summary: string;
   readonly usage: string;
   run(argv: readonly string[], io: CliIo): Promise<number>;
+  /** The whole command, for one listed before its code is loaded (its `usage` is read from it). */
+  resolve?(): Promise<CliCommand>;
 }

@@ -17,7 +17,8 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERNAL = 3;
 
-const SUBJECT = Symbol('agentcfg.subject');
+/** Registered (`Symbol.for`): the cluster commands' bundle tags errors with it too. */
+const SUBJECT = Symbol.for('agentcfg.subject');
 
 /**
  * Runs `work`; an unexpected exception from it is tagged with `subject` (a file, an object), so the
@@ -93,11 +94,12 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     io.err(help(commands));
     return EXIT_USAGE;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const listed = commands.find((c) => c.name === name);
+  if (!listed) {
     io.err(`agentcfg: unknown command "${name}"\n\n${help(commands)}`);
     return EXIT_USAGE;
   }
+  const command = listed.resolve ? await listed.resolve() : listed;
   const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (options.includes('--help') || options.includes('-h')) {
     io.out(`usage: ${command.usage}\n`);

@@ -13,6 +13,7 @@ import type { CliCommand } from '../io';
 import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
 import { observeApply } from '../progressLedgers';
 import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
+import { CLUSTER_COMMAND_SUMMARIES } from './clusterSummaries';
 
 const USAGE = `agentcfg apply ${ENVIRONMENT_USAGE}
        [--context <name>] [--kubeconfig <path>] [--dry-run] [--yes] [--force-conflicts] [--adopt] [--delete-others] [--timeout <5m>] [--format text|json]`;
@@ -68,7 +69,7 @@ async function confirm(plan: ApplyPlan, yes: boolean, force: boolean): Promise<'
 
 export const applyCommand: CliCommand = {
   name: 'apply',
-  summary: 'Render an environment template and apply it to a cluster (dry-run diff, confirm, apply, wait).',
+  summary: CLUSTER_COMMAND_SUMMARIES.apply,
   usage: USAGE,
   async run(argv, io) {
     const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES], flags: ['dry-run', 'yes', 'force-conflicts', 'adopt', 'delete-others'] });

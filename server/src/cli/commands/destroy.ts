@@ -9,6 +9,7 @@ import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSessi
 import { nameOption } from '../options';
 import { observeDestroy } from '../progressLedgers';
 import { checkEnvironmentOptions, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
+import { CLUSTER_COMMAND_SUMMARIES } from './clusterSummaries';
 
 const USAGE = `agentcfg destroy ${ENVIRONMENT_USAGE}
    or: agentcfg destroy --inventory <name> [--agent-namespace <ns>]
@@ -19,7 +20,7 @@ create are listed, and deleted only with --delete-others.`;
 
 export const destroyCommand: CliCommand = {
   name: 'destroy',
-  summary: "Delete an environment's resources (exactly its inventory), in reverse order.",
+  summary: CLUSTER_COMMAND_SUMMARIES.destroy,
   usage: USAGE,
   async run(argv, io) {
     const args = parseArgs(argv, { values: [...ENVIRONMENT_VALUES, ...CLUSTER_VALUES, 'inventory'], flags: ['dry-run', 'yes', 'delete-others'] });

@@ -6,6 +6,7 @@ import type { CliIo, CliCommand } from '../io';
 import { CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
 import { choiceOption, nameOption } from '../options';
 import { observeFluxWait } from '../progressLedgers';
+import { CLUSTER_COMMAND_SUMMARIES } from './clusterSummaries';
 
 const USAGE = `agentcfg flux wait --kind Kustomization|OCIRepository --name <name> --namespace <ns> --revision <revision>
                  [--timeout <300s>] [--context <name>] [--kubeconfig <path>] [--format text|json]
@@ -22,7 +23,7 @@ const KINDS = ['Kustomization', 'OCIRepository'] as const;
  */
 export const fluxCommand: CliCommand = {
   name: 'flux',
-  summary: 'Wait until a Flux Kustomization (or the ones of an OCIRepository) applied a revision.',
+  summary: CLUSTER_COMMAND_SUMMARIES.flux,
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;

@@ -1,15 +1,26 @@
 import type { CliCommand } from '../io';
-import { applyCommand } from './apply';
-import { destroyCommand } from './destroy';
+import { CLUSTER_COMMAND_SUMMARIES, type ClusterCommandName } from './clusterSummaries';
 import { diffCommand } from './diff';
 import { exprCommand } from './expr';
-import { fluxCommand } from './flux';
 import { pipelineCommand } from './pipeline';
 import { renderCommand } from './render';
 import { simulateCommand } from './simulate';
 import { slugCommand } from './slug';
 import { validateCommand } from './validate';
-import { workspaceCommand } from './workspace';
+
+/**
+ * A cluster command as `agentcfg --help` lists it; the command itself is imported when it is
+ * chosen (a bundle of its own, with @kubernetes/client-node: `agentcfg validate` starts without them).
+ */
+function clusterCommand(name: ClusterCommandName): CliCommand {
+  return {
+    name,
+    summary: CLUSTER_COMMAND_SUMMARIES[name],
+    usage: '',
+    resolve: async () => (await import('./clusterCommands')).CLUSTER_COMMANDS[name],
+    run: async (argv, io) => (await import('./clusterCommands')).CLUSTER_COMMANDS[name].run(argv, io),
+  };
+}
 
 /** Every `agentcfg` sub-command, in the order `agentcfg --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, pipelineCommand, diffCommand, exprCommand, slugCommand, renderCommand, applyCommand, destroyCommand, workspaceCommand, fluxCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, pipelineCommand, diffCommand, exprCommand, slugCommand, renderCommand, clusterCommand('apply'), clusterCommand('destroy'), clusterCommand('workspace'), clusterCommand('flux')];

@@ -8,6 +8,7 @@ import { confirmChange, outputFormat, timeoutOption, withClusterSession } from '
 import type { CliCommand, CliIo } from '../io';
 import { checkName, choiceOption, nameOption } from '../options';
 import { observeTermination, observeWorkspaceApply } from '../progressLedgers';
+import { CLUSTER_COMMAND_SUMMARIES } from './clusterSummaries';
 
 /** The states Rails computes (docs/gitlab-behaviour.md#workspace-states); `--actual-state` is one of them. A Record, so none is missed. */
 const ACTUAL_STATE_KEYS: Readonly<Record<WorkspaceActualState, true>> = {
@@ -146,7 +147,7 @@ async function list(args: ParsedArgs, io: CliIo): Promise<number> {
  */
 export const workspaceCommand: CliCommand = {
   name: 'workspace',
-  summary: 'Apply, terminate or list remote development workspaces as the agent does.',
+  summary: CLUSTER_COMMAND_SUMMARIES.workspace,
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;

@@ -1,7 +1,8 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv, { _, type KeywordCxt, type ValidateFunction } from 'ajv';
 import schema from '../../../../schemas/agent-config.schema.json';
 import type { CompatibilityTarget } from './compatibilityTarget';
 import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
+import { PRECOMPILED_VALIDATORS } from './precompiledValidators';
 import { agentConfigSchemaFor } from './versionedSchema';
 
 /** `x-failsLater`: the form the agent needs, what the value is not, and what happens (schemas/src/build-agent-config-schema.mjs). */
@@ -30,17 +31,39 @@ const compiled = new Map<string, ValidateFunction>();
  * fails only for target `gitlab`.
  */
 export function agentConfigValidator(target: CompatibilityTarget, version: GitlabVersion = NEWEST_GITLAB_VERSION): ValidateFunction {
-  const cacheKey = `${target}|${version}`;
-  let validate = compiled.get(cacheKey);
+  const cacheKey = validatorKey(target, version);
+  let validate = compiled.get(cacheKey) ?? PRECOMPILED_VALIDATORS[cacheKey];
   if (validate) return validate;
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
-  for (const keyword of ['x-removed', 'x-notYet', 'x-deprecated']) ajv.addKeyword({ keyword, schemaType: 'object', validate: () => false });
-  // A value GitLab's parser accepts and the agent refuses later (docs/gitlab-behaviour.md#values-that-fail-later): reported as a warning.
-  ajv.addKeyword({ keyword: 'x-failsLater', schemaType: 'object', validate: (rule: FailsLater, data: unknown) => typeof data !== 'string' || data === '' || new RegExp(rule.pattern, 'u').test(data) });
-  if (target === 'gitlab') ajv.addKeyword({ keyword: 'x-proposal', schemaType: 'boolean', validate: (enabled: boolean) => !enabled });
-  else ajv.addKeyword({ keyword: 'x-proposal' });
-  validate = ajv.compile(agentConfigSchemaFor(version));
+  validate = agentConfigAjv(target).compile(agentConfigSchemaFor(version));
   compiled.set(cacheKey, validate);
   return validate;
+}
+
+/** The key of a validator in the cache and in the precompiled set. */
+export function validatorKey(target: CompatibilityTarget, version: GitlabVersion): string {
+  return `${target}|${version}`;
+}
+
+/**
+ * The ajv instance that compiles the schema for `target`, with our keywords. They generate code
+ * (no closures), so the same validators can be compiled ahead of time as ajv standalone code
+ * (`source`: server/src/build/standaloneValidators.ts).
+ */
+export function agentConfigAjv(target: CompatibilityTarget, options: { source?: boolean } = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...(options.source ? { code: { source: true } } : {}) });
+  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
+  for (const keyword of ['x-removed', 'x-notYet', 'x-deprecated']) ajv.addKeyword({ keyword, schemaType: 'object', code: (cxt: KeywordCxt) => cxt.fail(_`true`) });
+  // A value GitLab's parser accepts and the agent refuses later (docs/gitlab-behaviour.md#values-that-fail-later): reported as a warning.
+  ajv.addKeyword({
+    keyword: 'x-failsLater',
+    schemaType: 'object',
+    code: (cxt: KeywordCxt) => {
+      const { pattern } = cxt.schema as FailsLater;
+      const regExp = cxt.gen.scopeValue('pattern', { key: pattern, ref: new RegExp(pattern, 'u'), code: _`new RegExp(${pattern}, "u")` });
+      cxt.pass(_`typeof ${cxt.data} !== "string" || ${cxt.data} === "" || ${regExp}.test(${cxt.data})`);
+    },
+  });
+  if (target === 'gitlab') ajv.addKeyword({ keyword: 'x-proposal', schemaType: 'boolean', code: (cxt: KeywordCxt) => cxt.fail(_`${cxt.schema as boolean}`) });
+  else ajv.addKeyword({ keyword: 'x-proposal' });
+  return ajv;
 }

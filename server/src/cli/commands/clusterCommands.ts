@@ -1,0 +1,13 @@
+import type { CliCommand } from '../io';
+import { applyCommand } from './apply';
+import { destroyCommand } from './destroy';
+import { fluxCommand } from './flux';
+import type { ClusterCommandName } from './clusterSummaries';
+import { workspaceCommand } from './workspace';
+
+/**
+ * The commands that talk to a cluster. The build makes this module a bundle of its own
+ * (dist/cliClusterCommands.js, scripts/build.mjs), imported on the first cluster command: the
+ * other commands start without reading @kubernetes/client-node and the cluster code.
+ */
+export const CLUSTER_COMMANDS: Readonly<Record<ClusterCommandName, CliCommand>> = { apply: applyCommand, destroy: destroyCommand, workspace: workspaceCommand, flux: fluxCommand };
