@@ -22,7 +22,8 @@ const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|jso
    --project adds a project to compare (one a group entry covers, the project a pipeline runs in).
    --pipeline adds each job of that pipeline in each pipeline situation as a scenario (both versions of the file
    with --base); its project is --pipeline-project, by default the agents' configuration project.
-   Exit 0 when no CI/CD job's access changes, 1 when some does (a pipeline can require approval), 2 usage errors.`;
+   Exit 0 when no change is listed, 1 when one is (a pipeline can require approval; a via change, where another
+   entry or rule now decides the same access, counts), 2 usage errors.`;
 
 
 /** Both versions and where each agent's files are, for the output. */
