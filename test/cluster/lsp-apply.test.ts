@@ -156,7 +156,11 @@ test('the restricted identity gets a clear "Forbidden" that names the object and
   });
   assert.equal(result.ok, false);
   assert.equal(!result.ok && result.kind, 'forbidden', JSON.stringify(result));
-  assert.match(!result.ok ? result.message : '', /Forbidden on core\/v1\/Namespace 'review-forbidden-[a-z0-9]+-2-7': .*Ask a cluster administrator/);
+  // One message (issue 14): who was refused, each verb × resource × namespace, what to do in the editor — not one raw 403 per object.
+  assert.match(
+    !result.ok ? result.message : '',
+    /^Applying environment review\/forbidden \(gitlab-env-review-forbidden-[a-z0-9]+-2-7\): nothing was changed — the cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get namespaces in namespace review-forbidden-[a-z0-9]+-2-7; .*Ask a cluster administrator for these permissions, or select a context with more rights\.$/,
+  );
 });
 
 test('an unreachable API server is a clear message, not a hang or a crash', async () => {

@@ -11,7 +11,7 @@ const TITLE = 'Apply environment';
 
 /**
  * "Apply Environment" (docs/gitlab-behaviour.md#managed-resources-flow): template → scenario → server-side dry-run plan, shown in the diff
- * editor → modal confirmation listing creates/updates/prunes → a second, explicit confirmation when
+ * editor → a confirmation beside it (a notification that leaves the diff in view) → a second, explicit confirmation when
  * fields owned by other managers would be taken over → apply with progress → the result.
  */
 export async function applyEnvironment(deps: {
@@ -19,15 +19,17 @@ export async function applyEnvironment(deps: {
   target: ClusterTargetSelection;
   documents: PlanDocuments;
   output: vscode.OutputChannel;
+  /** The workspace's memory: ids and the last scenario, so they are asked once. */
+  memory: vscode.Memento;
   onApplied: () => void;
 }): Promise<void> {
   const cluster = await deps.target.ensure();
   if (!cluster) return;
   const template = await pickTemplate();
   if (!template) return;
-  const scenario = await pickScenario(await deps.commands.scenarios());
+  const scenario = await pickScenario(await deps.commands.scenarios(), deps.memory);
   if (!scenario) return;
-  const args = await scenarioArgs(template, scenario);
+  const args = await scenarioArgs(template, scenario, deps.memory);
   if (!args) return;
 
   // Unsaved edits of the template are what the user sees: the server reads the open document.
@@ -44,6 +46,7 @@ export async function applyEnvironment(deps: {
   const decided = await confirm(deps, plan);
   if (decided === undefined) {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
+    await deps.documents.closeDiff(plan);
     return;
   }
   const result = await deps.commands.run(`${TITLE}: applying to ${plan.context}`, CLUSTER_COMMANDS.executePlan, {
@@ -53,6 +56,8 @@ export async function applyEnvironment(deps: {
     force: decided.force,
     deleteOthers: decided.deleteOthers,
   });
+  // The diff showed the state before applying: it is stale now.
+  await deps.documents.closeDiff(plan);
   showReport(deps.output, `${TITLE} (${plan.title})`, result);
   deps.onApplied();
 }
@@ -64,15 +69,13 @@ async function confirm(deps: { documents: PlanDocuments }, plan: ApplyPlanView):
     return undefined;
   }
   await deps.documents.showDiff(plan);
-  const lines = (['create', 'update', 'prune'] as const).flatMap((action) => {
-    const objects = plan.objects.filter((o) => o.action === action);
-    return objects.length ? [`${action === 'prune' ? 'Delete (no longer in the template)' : action === 'create' ? 'Create' : 'Update'}:`, ...objects.map((o) => `  ${o.id}`)] : [];
+  // A notification, not a modal: the diff it asks about stays in view and usable while deciding.
+  const counts = (['create', 'update', 'prune'] as const).flatMap((action) => {
+    const n = plan.objects.filter((o) => o.action === action).length;
+    return n ? [`${action === 'prune' ? 'delete' : action} ${n}`] : [];
   });
-  const apply = await vscode.window.showWarningMessage(
-    `Apply ${plan.title} to ${plan.context}?`,
-    { modal: true, detail: [...lines, `Template: ${plan.templateSource}`, ...plan.warnings.map((w) => `⚠ ${w}`)].join('\n') },
-    'Apply',
-  );
+  const warned = plan.warnings.length ? ` ⚠ ${plan.warnings.join(' ⚠ ')}` : '';
+  const apply = await vscode.window.showInformationMessage(`Apply ${plan.title} to ${plan.context} (${counts.join(', ')})? Review the diff, then choose.${warned}`, 'Apply', 'Cancel');
   if (apply !== 'Apply') return undefined;
   const deleteOthers = plan.alsoDeleted.length > 0;
   if (deleteOthers && !(await confirmAlsoDeleted(plan.alsoDeleted, 'Pruning a namespace the template no longer renders'))) return undefined;

@@ -68,11 +68,14 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
     this.inventory ??= this.load();
     const inventory = await this.inventory;
     if (typeof inventory === 'string') return node ? [] : [{ type: 'message', text: inventory }];
-    if (!node) return [{ type: 'group', label: 'Environments' }, { type: 'group', label: 'Workspaces' }, ...inventory.problems.map((text): Node => ({ type: 'message', text }))];
+    // One state per list: what was found, that none was found, or why it could not be read — never two of them side by side.
+    if (!node) return [{ type: 'group', label: 'Environments' }, { type: 'group', label: 'Workspaces' }];
     if (node.type !== 'group') return [];
     if (node.label === 'Environments') {
+      if (inventory.environmentsProblem) return [{ type: 'message', text: `Cannot list: ${inventory.environmentsProblem}` }];
       return inventory.environments.length ? inventory.environments.map((environment) => ({ type: 'environment', environment })) : [{ type: 'message', text: 'No managed environments' }];
     }
+    if (inventory.workspacesProblem) return [{ type: 'message', text: `Cannot list: ${inventory.workspacesProblem}` }];
     return inventory.workspaces.length ? inventory.workspaces.map((workspace) => ({ type: 'workspace', workspace })) : [{ type: 'message', text: 'No workspaces' }];
   }
 

@@ -41,41 +41,85 @@ export async function pickTemplate(): Promise<TemplateChoice | undefined> {
   if (choices.length === 1) return choices[0];
   const pick = await vscode.window.showQuickPick(
     choices.map((c) => ({ label: c.label, description: `agent ${c.agentName}`, choice: c })),
-    { title: 'Apply environment (1/2): template' },
+    { title: 'Apply environment: template' },
   );
   return pick?.choice;
 }
 
 /** The server's active scenarios (its order), only those with an environment: GitLab renders templates only for jobs that have one (docs/gitlab-behaviour.md#opting-in-to-managed-resources). */
-export async function pickScenario(active: readonly ScenarioSetting[]): Promise<ScenarioSetting | undefined> {
+export async function pickScenario(active: readonly ScenarioSetting[], memory: vscode.Memento): Promise<ScenarioSetting | undefined> {
   const scenarios = active.filter((s) => s.environmentName);
   if (scenarios.length === 0) {
     void vscode.window.showWarningMessage('No CI scenario has an environment: add one with "GitLab Agent: Add CI Scenario" (environment templates are rendered only for jobs with an environment).');
     return undefined;
   }
+  if (scenarios.length === 1) return scenarios[0];
+  // The scenario applied last comes first: applying the same environment again is one Enter.
+  const last = memory.get<string>(LAST_SCENARIO_KEY);
+  const ordered = [...scenarios].sort((a, b) => Number(b.name === last) - Number(a.name === last));
   const pick = await vscode.window.showQuickPick(
-    scenarios.map((s) => ({ label: s.name, description: `environment ${s.environmentName} · ref ${s.ref}`, scenario: s })),
-    { title: 'Apply environment (2/2): CI scenario' },
+    ordered.map((s) => ({ label: s.name, description: `environment ${s.environmentName} · ref ${s.ref}${s.name === last ? ' · last applied' : ''}`, scenario: s })),
+    { title: 'Apply environment: CI scenario' },
   );
+  if (pick) await memory.update(LAST_SCENARIO_KEY, pick.scenario.name);
   return pick?.scenario;
+}
+
+const LAST_SCENARIO_KEY = 'gitlabAgentConfig.apply.lastScenario';
+const rememberedKey = (what: string, of: string) => `gitlabAgentConfig.apply.${what}:${of}`;
+
+/**
+ * A value from the settings, else remembered for this workspace, else asked once (and remembered):
+ * ids GitLab knows but the files do not.
+ */
+async function knownOrAsked<T extends string | number>(memory: vscode.Memento, key: string, fromSettings: T | undefined, ask: () => Promise<T | undefined>): Promise<T | undefined> {
+  if (fromSettings) return fromSettings;
+  const remembered = memory.get<T>(key);
+  if (remembered) return remembered;
+  const asked = await ask();
+  if (asked) await memory.update(key, asked);
+  return asked;
+}
+
+/** The project path of the workspace's git remote `origin` (`git@host:acme/shop.git` → `acme/shop`), read from `.git/config`. */
+async function projectPathFromGitRemote(): Promise<string | undefined> {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    try {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder.uri, '.git', 'config')));
+      const origin = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(text)?.[1];
+      const path = origin && /^(?:[a-z+]+:\/\/[^/]+\/|[^@/]+@[^:]+:)(.+?)(?:\.git)?\/?$/.exec(origin)?.[1];
+      if (path) return path;
+    } catch {
+      // No git repository here: the path is asked for.
+    }
+  }
+  return undefined;
 }
 
 /**
  * The ids GitLab would put in the template data (`.agent.id`, `.project.id`, `.project.path`): from
- * the `gitlabAgentConfig.cluster.*` settings, asked for when unset.
+ * the `gitlabAgentConfig.cluster.*` settings, else what this workspace remembers, else asked once
+ * (the project path proposed from the scenario or the git remote).
  */
-export async function scenarioArgs(template: TemplateChoice, scenario: ScenarioSetting): Promise<EnvironmentScenarioArgs | undefined> {
+export async function scenarioArgs(template: TemplateChoice, scenario: ScenarioSetting, memory: vscode.Memento): Promise<EnvironmentScenarioArgs | undefined> {
   const settings = vscode.workspace.getConfiguration('gitlabAgentConfig');
   const cluster = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster');
-  const agentId = cluster.get<number>('agentId', 0) || (await askNumber('Numeric id of the agent (.agent.id)', 'gitlabAgentConfig.cluster.agentId'));
+  const agentId = await knownOrAsked(memory, rememberedKey('agentId', template.agentName), cluster.get<number>('agentId', 0), () => askNumber(`Numeric id of agent ${template.agentName} (.agent.id; asked once for this workspace)`));
   if (agentId === undefined) return undefined;
-  const projectId = cluster.get<number>('projectId', 0) || (await askNumber('Numeric id of the CI project (.project.id)', 'gitlabAgentConfig.cluster.projectId'));
-  if (projectId === undefined) return undefined;
-  const projectPath =
-    scenario.projectPath ||
-    cluster.get<string>('projectPath', '').trim() ||
-    (await vscode.window.showInputBox({ title: 'Apply environment', prompt: 'Full path of the CI project (.project.path), e.g. acme/shop/app', validateInput: (v) => (v.trim() ? null : 'Required') }))?.trim();
+  const projectPath = await knownOrAsked(memory, rememberedKey('projectPath', template.agentName), scenario.projectPath || cluster.get<string>('projectPath', '').trim(), async () => {
+    const proposed = await projectPathFromGitRemote();
+    return (
+      await vscode.window.showInputBox({
+        title: 'Apply environment',
+        prompt: 'Full path of the CI project (.project.path), e.g. acme/shop/app; asked once for this workspace',
+        ...(proposed ? { value: proposed } : {}),
+        validateInput: (v) => (v.trim() ? null : 'Required'),
+      })
+    )?.trim();
+  });
   if (!projectPath) return undefined;
+  const projectId = await knownOrAsked(memory, rememberedKey('projectId', projectPath), cluster.get<number>('projectId', 0), () => askNumber(`Numeric id of project ${projectPath} (.project.id; asked once for this workspace)`));
+  if (projectId === undefined) return undefined;
   const agentProjectPath = settings.get<string>('configProjectPath', '').trim();
   return {
     agentName: template.agentName,
@@ -91,10 +135,10 @@ export async function scenarioArgs(template: TemplateChoice, scenario: ScenarioS
   };
 }
 
-async function askNumber(prompt: string, setting: string): Promise<number | undefined> {
+async function askNumber(prompt: string): Promise<number | undefined> {
   const value = await vscode.window.showInputBox({
     title: 'Apply environment',
-    prompt: `${prompt}. Set ${setting} to stop being asked.`,
+    prompt,
     validateInput: (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? null : 'A positive whole number'),
   });
   return value === undefined ? undefined : Number(value.trim());

@@ -90,7 +90,7 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
     target.onDidChange(refresh),
     target.onDidChange(sendTarget),
     trusted(SELECT_CONTEXT_COMMAND, () => target.pick()),
-    trusted('gitlabAgentConfig.applyEnvironment', () => applyEnvironment({ commands, target, documents, output, onApplied: refresh })),
+    trusted('gitlabAgentConfig.applyEnvironment', () => applyEnvironment({ commands, target, documents, output, memory: context.workspaceState, onApplied: refresh })),
     trusted('gitlabAgentConfig.deleteEnvironment', (node?: ClusterTreeNode) => deleteEnvironment(deps, node)),
     trusted('gitlabAgentConfig.terminateWorkspace', (node?: ClusterTreeNode) => terminateWorkspace(deps, node)),
     trusted('gitlabAgentConfig.waitForFluxSync', () => waitForFluxSync(deps)),

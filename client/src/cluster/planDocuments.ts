@@ -29,6 +29,15 @@ export class PlanDocuments implements vscode.TextDocumentContentProvider, vscode
     await vscode.commands.executeCommand('vscode.diff', live, proposed, `${plan.title}: live ↔ proposed`, { preview: true });
   }
 
+  /** Closes the plan's diff editor (after applying it shows a state that is gone). */
+  async closeDiff(plan: Pick<ApplyPlanView, 'planId'>): Promise<void> {
+    const prefix = `/${plan.planId}/`;
+    const tabs = vscode.window.tabGroups.all.flatMap((group) =>
+      group.tabs.filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PLAN_SCHEME && tab.input.modified.path.startsWith(prefix)),
+    );
+    if (tabs.length) await vscode.window.tabGroups.close(tabs);
+  }
+
   dispose(): void {
     this.registration.dispose();
     this.closing.dispose();

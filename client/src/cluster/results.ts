@@ -18,7 +18,9 @@ export function showReport(output: vscode.OutputChannel, title: string, result: 
   output.appendLine(`  ${summary}`);
   const failed = lines.filter((l) => !l.ok);
   if (failed.length > 0) {
-    void showError(output, `${title}: ${summary} ${failed.map((l) => `${l.object}: ${l.result}`).join('; ')}`);
+    // One message: the first failure (each names its object, verb and identity); the rest are in the output.
+    const more = failed.length > 1 ? ` (${failed.length - 1} more failure${failed.length === 2 ? '' : 's'} in the output)` : '';
+    void showError(output, `${title}: ${failed[0].object}: ${failed[0].result}${more}`);
   } else {
     void vscode.window.showInformationMessage(`${title}: ${summary}`, 'Show Output').then((c) => c && output.show(true));
   }
@@ -39,6 +41,17 @@ export function reportFailure<T>(output: vscode.OutputChannel, title: string, re
   return true;
 }
 
+/** The button of a modal that changes nothing; listed first so that it, not the destructive one, has the focus. */
+export const KEEP = 'Keep';
+
+/**
+ * The buttons of a destructive modal: a safe one first (VS Code focuses the first button; its own
+ * Cancel always comes last), then the destructive one. Only the destructive title proceeds.
+ */
+export function safeFirst(destructive: string): [string, string] {
+  return [KEEP, destructive];
+}
+
 /**
  * The second, explicit confirmation before a namespace goes with objects this environment did not
  * create (kubectl-made, another tool's): the server refuses to delete them without it.
@@ -48,7 +61,7 @@ export async function confirmAlsoDeleted(others: readonly string[], what: string
   const answer = await vscode.window.showWarningMessage(
     `${what} also deletes ${others.length} object${others.length === 1 ? '' : 's'} this environment did not create. Delete them too?`,
     { modal: true, detail: [...shown.map((o) => `  ${o}`), ...(others.length > shown.length ? [`  … and ${others.length - shown.length} more`] : []), '', 'Move what must stay to another namespace first, or cancel.'].join('\n') },
-    'Delete Them Too',
+    ...safeFirst('Delete Them Too'),
   );
   return answer === 'Delete Them Too';
 }

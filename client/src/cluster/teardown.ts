@@ -9,7 +9,7 @@ import {
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
 import type { ClusterTreeNode } from './clusterTree';
-import { confirmAlsoDeleted, reportFailure, showReport } from './results';
+import { confirmAlsoDeleted, reportFailure, safeFirst, showReport } from './results';
 
 interface Deps {
   commands: ClusterCommands;
@@ -45,7 +45,7 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
   }
   if (!environment) return;
   const cluster = deps.target.target();
-  const planned = await deps.commands.run(`${title}: planning`, CLUSTER_COMMANDS.planDestroy, { ...deps.target.operationArgs(), cluster, inventory: environment.inventory });
+  const planned = await deps.commands.run(`Reading what deleting ${environment.environment} removes`, CLUSTER_COMMANDS.planDestroy, { ...deps.target.operationArgs(), cluster, inventory: environment.inventory });
   if (reportFailure(deps.output, title, planned)) return;
   const plan = planned.value;
   if (plan.nothingToDelete) {
@@ -55,14 +55,14 @@ export async function deleteEnvironment(deps: Deps, node?: ClusterTreeNode): Pro
   const answer = await vscode.window.showWarningMessage(
     `Delete ${plan.objects.length} object${plan.objects.length === 1 ? '' : 's'} of ${plan.title} on ${plan.context}?`,
     { modal: true, detail: ['In this order:', ...plan.objects.map((o) => `  ${o}`), ...(plan.skipped.length ? ['Left alone:', ...plan.skipped.map((s) => `  ${s}`)] : [])].join('\n') },
-    'Delete',
+    ...safeFirst('Delete'),
   );
   const deleteOthers = plan.alsoDeleted.length > 0;
   if (answer !== 'Delete' || (deleteOthers && !(await confirmAlsoDeleted(plan.alsoDeleted, 'Deleting the namespace')))) {
     await deps.commands.call(CLUSTER_COMMANDS.discardPlan, { planId: plan.planId });
     return;
   }
-  const result = await deps.commands.run(`${title}: deleting`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId, deleteOthers });
+  const result = await deps.commands.run(`Deleting ${plan.title} on ${plan.context}`, CLUSTER_COMMANDS.executePlan, { ...deps.target.operationArgs(), cluster, planId: plan.planId, deleteOthers });
   showReport(deps.output, `${title} (${plan.title})`, result);
   deps.onChanged();
 }
@@ -93,10 +93,10 @@ export async function terminateWorkspace(deps: Deps, node?: ClusterTreeNode): Pr
   const answer = await vscode.window.showWarningMessage(
     `Terminate workspace ${workspace.name}?`,
     { modal: true, detail: [preview.value.summary, ...preview.value.lines.map((l) => `  ${l.object}`), then].join('\n') },
-    'Terminate',
+    ...safeFirst('Terminate'),
   );
   if (answer !== 'Terminate') return;
-  const result = await deps.commands.run(`${title} ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, args);
+  const result = await deps.commands.run(`Terminating workspace ${workspace.name}`, CLUSTER_COMMANDS.terminateWorkspace, args);
   showReport(deps.output, `${title} ${workspace.name}`, result);
   deps.onChanged();
 }

@@ -28,10 +28,24 @@ export interface ContextInfo {
   readonly current: boolean;
 }
 
+/** What a failure to find a kubeconfig or a context tells the user to do, in the words of the face (CLI flags, editor settings). */
+export interface KubeconfigAdvice {
+  readonly noKubeconfig: string;
+  readonly chooseContext: string;
+}
+
+export const CLI_ADVICE: KubeconfigAdvice = { noKubeconfig: 'Pass --kubeconfig or set KUBECONFIG.', chooseContext: 'choose a context (--context)' };
+export const EDITOR_ADVICE: KubeconfigAdvice = {
+  noKubeconfig: 'Set gitlabAgentConfig.cluster.kubeconfig to your kubeconfig file (user, workspace or remote settings).',
+  chooseContext: 'select a context (click the cluster context in the status bar)',
+};
+
 /** Where the kubeconfig is: a path or a list joined with the platform's delimiter, as `KUBECONFIG`. */
 export interface KubeconfigOptions {
   /** Default: `$KUBECONFIG`, else `~/.kube/config`. */
   readonly kubeconfigPath?: string;
+  /** Default {@link CLI_ADVICE}. */
+  readonly advice?: KubeconfigAdvice;
 }
 
 /** Which context to open; default: the kubeconfig's current-context. */
@@ -144,7 +158,7 @@ export function loadKubeConfig(options: KubeconfigOptions = {}, into: KubeConfig
   const files = kubeconfigFiles(options.kubeconfigPath);
   const present = files.filter((f) => existsSync(f));
   if (present.length === 0) {
-    return { type: 'failed', message: `No kubeconfig found (looked at ${files.join(', ')}). Pass --kubeconfig or set KUBECONFIG.` };
+    return { type: 'failed', message: `No kubeconfig found (looked at ${files.join(', ')}). ${(options.advice ?? CLI_ADVICE).noKubeconfig}` };
   }
   const clusters: Cluster[] = [];
   const users: User[] = [];
@@ -167,8 +181,8 @@ export function loadKubeConfig(options: KubeconfigOptions = {}, into: KubeConfig
 }
 
 /** The contexts of the kubeconfig, with their server and which one is current. */
-export function listContexts(kubeconfigPath?: string): ClusterOutcome<ContextInfo[]> {
-  const loaded = loadKubeConfig({ kubeconfigPath });
+export function listContexts(kubeconfigPath?: string, advice?: KubeconfigAdvice): ClusterOutcome<ContextInfo[]> {
+  const loaded = loadKubeConfig({ kubeconfigPath, ...(advice ? { advice } : {}) });
   if (loaded.type !== 'ok') return loaded;
   const kc = loaded.value;
   return ok(
@@ -189,7 +203,7 @@ export function openSession(options: SessionOptions = {}): ClusterOutcome<Cluste
   const loaded = loadKubeConfig(options, kc);
   if (loaded.type !== 'ok') return loaded;
   const context = options.context ?? kc.currentContext;
-  if (!context) return { type: 'failed', message: 'The kubeconfig has no current-context; choose a context (--context).' };
+  if (!context) return { type: 'failed', message: `The kubeconfig has no current-context; ${(options.advice ?? CLI_ADVICE).chooseContext}.` };
   if (!kc.getContextObject(context)) {
     return { type: 'failed', message: `The kubeconfig has no context "${context}" (contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}).` };
   }

@@ -4,7 +4,7 @@
  */
 import type { JobIdentity } from '../../engine/access/identity';
 import { describeOutcome } from '../../cluster/kube/outcome';
-import { openSession } from '../../cluster/kube/session';
+import { EDITOR_ADVICE, openSession } from '../../cluster/kube/session';
 import { previewAccess, reviewSubject, type AgentServiceAccount } from '../../cluster/rbac';
 import type { ClusterTarget } from './protocol';
 
@@ -14,7 +14,7 @@ export type AccessReviewAnswer = { readonly ok: true; readonly context: string; 
 export async function reviewJobAccess(target: ClusterTarget, identity: JobIdentity, namespace: string | null, agent?: AgentServiceAccount, signal?: AbortSignal): Promise<AccessReviewAnswer> {
   const subject = reviewSubject(identity, {}, agent);
   if (!subject) return { ok: false, message: "the job acts as the agent's own ServiceAccount, which depends on how the agent was installed; so it is not asked rather than guessed" };
-  const opened = openSession({ ...(target.kubeconfigPath ? { kubeconfigPath: target.kubeconfigPath } : {}), ...(target.context ? { context: target.context } : {}), ...(signal ? { signal } : {}) });
+  const opened = openSession({ advice: EDITOR_ADVICE, ...(target.kubeconfigPath ? { kubeconfigPath: target.kubeconfigPath } : {}), ...(target.context ? { context: target.context } : {}), ...(signal ? { signal } : {}) });
   if (opened.type !== 'ok') return { ok: false, message: describeOutcome(opened) };
   try {
     const preview = await previewAccess(opened.value, subject, namespace, signal ? { signal } : {});

@@ -31,6 +31,8 @@ export function registerClusterObjectsCommand(router: ClusterCommandRouter, conn
             environments: isFailure(envs) ? [] : envs.value.map(environmentView),
             workspaces: isFailure(workspaces) ? [] : workspaces.value.map((w) => ({ name: w.name, namespace: w.namespace, mode: w.mode, state: w.actualState })),
             problems,
+            ...(isFailure(envs) ? { environmentsProblem: describeOutcome(envs) } : {}),
+            ...(isFailure(workspaces) ? { workspacesProblem: describeOutcome(workspaces) } : {}),
           },
         };
       }),

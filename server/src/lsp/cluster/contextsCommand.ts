@@ -1,4 +1,4 @@
-import { kubeconfigFiles, listContexts } from '../../cluster/kube/session';
+import { EDITOR_ADVICE, kubeconfigFiles, listContexts } from '../../cluster/kube/session';
 import { record, text } from './args';
 import { fromFailure, type ClusterCommandRouter } from './commandRouter';
 import { CLUSTER_COMMANDS, type ContextList } from './protocol';
@@ -7,7 +7,7 @@ import { CLUSTER_COMMANDS, type ContextList } from './protocol';
 export function registerContextsCommand(router: ClusterCommandRouter): void {
   router.register(CLUSTER_COMMANDS.listContexts, async (argument) => {
     const kubeconfigPath = text(record(argument ?? {}, 'the argument'), 'kubeconfigPath', { optional: true });
-    const listed = listContexts(kubeconfigPath);
+    const listed = listContexts(kubeconfigPath, EDITOR_ADVICE);
     if (listed.type !== 'ok') return fromFailure(listed);
     const value: ContextList = {
       source: kubeconfigFiles(kubeconfigPath).join(', '),

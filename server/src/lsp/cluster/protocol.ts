@@ -268,6 +268,10 @@ export interface ClusterInventory {
   readonly workspaces: readonly WorkspaceView[];
   /** Why one of the lists could not be read (e.g. forbidden), while the other still shows. */
   readonly problems: readonly string[];
+  /** Why the environments could not be listed (then `environments` is empty for that reason, not because there are none). */
+  readonly environmentsProblem?: string;
+  /** Why the workspaces could not be listed. */
+  readonly workspacesProblem?: string;
 }
 
 export interface TerminateWorkspaceArgs extends ClusterArgs {

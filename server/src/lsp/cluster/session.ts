@@ -1,4 +1,4 @@
-import { openSession, type ClusterSession } from '../../cluster/kube/session';
+import { EDITOR_ADVICE, openSession, type ClusterSession } from '../../cluster/kube/session';
 import type { ClusterCommandResult, ClusterTarget } from './protocol';
 import { fromFailure } from './commandRouter';
 
@@ -7,7 +7,7 @@ import { fromFailure } from './commandRouter';
  * (kept-alive connections released), whatever `work` returns or throws.
  */
 export async function withSession<T>(target: ClusterTarget, work: (session: ClusterSession) => Promise<ClusterCommandResult<T>>): Promise<ClusterCommandResult<T>> {
-  const opened = openSession({ kubeconfigPath: target.kubeconfigPath, context: target.context });
+  const opened = openSession({ kubeconfigPath: target.kubeconfigPath, context: target.context, advice: EDITOR_ADVICE });
   if (opened.type !== 'ok') return fromFailure(opened);
   try {
     return await work(opened.value);
