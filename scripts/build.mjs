@@ -2,6 +2,7 @@
 // server and the agentcfg CLI. Run by `npm run build`, by `prepare` after install, and by the test and
 // start scripts. `--watch` rebuilds on change.
 import { chmodSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -70,6 +71,27 @@ const precompiledValidators = {
   },
 };
 
+/**
+ * `yaml` (2.x) reads `process.env.LOG_TOKENS` for every token its parser takes and
+ * `process.env.LOG_STREAM` for every token its composer takes: each read asks the C++ side for the
+ * environment (405,000 reads for a file of 5,000 entries, ~12 % of the parse). In the bundles both
+ * are read once, when the module loads, as upstream could do; the build fails if the code it
+ * rewrites is not found, so an upgrade of `yaml` is looked at again.
+ */
+const yamlEnvironmentOnce = {
+  name: 'yaml-environment-once',
+  setup(build) {
+    build.onLoad({ filter: /node_modules[\\/]yaml[\\/]dist[\\/](parse[\\/]parser|compose[\\/]composer)\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const variable = args.path.includes('parser') ? 'LOG_TOKENS' : 'LOG_STREAM';
+      const read = `node_process.env.${variable}`;
+      if (!source.includes(read)) throw new Error(`${args.path}: no ${read} to read once (yaml changed: check scripts/build.mjs)`);
+      const once = `const ${variable}_ONCE = ${read};\n`;
+      return { contents: source.replaceAll(read, `${variable}_ONCE`).replace("var node_process = require('process');\n", (line) => line + once), loader: 'js' };
+    });
+  },
+};
+
 const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [clusterCommandsExternal] },
@@ -85,11 +107,11 @@ const entries = [
 
 if (watch) {
   for (const entry of entries) {
-    const ctx = await esbuild.context({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators] });
+    const ctx = await esbuild.context({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators, yamlEnvironmentOnce] });
     await ctx.watch();
   }
   console.log('esbuild: watching client, server and cli');
 } else {
-  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators] })));
+  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators, yamlEnvironmentOnce] })));
   chmodSync(path.join(root, 'dist/cli.js'), 0o755);
 }
