@@ -23,8 +23,11 @@ import { WorkspaceIds, workspaceFolderPaths } from './lsp/workspaceIds';
 import { PipelineFeature } from './lsp/pipeline/pipelineFeature';
 import { PipelineJobsRequest } from './lsp/pipeline/pipelineJobsRequest';
 import { AccessDiffRequest } from './lsp/accessDiffRequest';
+import { containFailures } from './lsp/containFailures';
 
 const connection = createConnection(ProposedFeatures.all);
+// Before any feature registers: a feature that fails answers empty and is logged once, never a toast.
+containFailures(connection, (message) => connection.console.error(message));
 const documents = new TextDocuments(TextDocument);
 let supportsConfiguration = false;
 let workspaceFolders: string[] = [];

@@ -1,6 +1,7 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { classifyPath } from '../engine/files';
+import { sizeDiagnostic } from '../engine/config/semanticChecks';
 import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel } from '../engine/project';
 import { AgentSiblingFinder } from './agentSiblings';
 import { toLspDiagnostic } from './convert';
@@ -119,7 +120,10 @@ export class DiagnosticsFeature {
     } catch (err) {
       // The server must stay up whatever the input: report the failure on the document instead.
       this.connection.console.error(`validation failed for ${document.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      diagnostics = [internalError(err)];
+      const text = document.getText();
+      const firstLine = { start: { line: 0, character: 0 }, end: { line: 0, character: Math.max(0, text.search(/\r|\n|$/)) } };
+      const tooLarge = file.kind === 'agentConfig' ? sizeDiagnostic(Buffer.byteLength(text, 'utf8'), firstLine) : null;
+      diagnostics = [internalError(err), ...(tooLarge ? [tooLarge] : [])];
     }
     const ended = performance.now();
     this.lastEnd.set(uri, ended);

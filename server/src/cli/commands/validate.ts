@@ -8,6 +8,7 @@ import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 import { isReportFormat, renderReport, REPORT_FORMATS, type FileReport } from '../reports';
+import { workingOn } from '../run';
 import { AGENTCFG_VERSION } from '../version';
 
 const USAGE = `agentcfg validate <paths...> [--format ${REPORT_FORMATS.join('|')}] ${PROJECT_SETTING_USAGE}`;
@@ -30,7 +31,8 @@ export const validateCommand: CliCommand = {
 
     const files = await expandPaths(args.positional, io);
     const results: FileReport[] = [];
-    for (const file of files) results.push(await validateFile(file, settings, io));
+    // A bug met in one file names that file (exit 3), not only the command line that listed a directory.
+    for (const file of files) results.push(await workingOn(file, () => validateFile(file, settings, io)));
 
     io.out(renderReport(format, results, { toolVersion: AGENTCFG_VERSION }));
     return results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;

@@ -17,7 +17,7 @@
  *   nested flow mappings took seconds), with a warning on the process's stderr. GitLab rejects such
  *   keys anyway, so they are reported and replaced by a short string of their text before conversion.
  */
-import { Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type DocumentOptions, type Node, type ParseOptions, type SchemaOptions } from 'yaml';
+import { type Alias, Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type DocumentOptions, type Node, type ParseOptions, type SchemaOptions } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { TextIndex } from '../text/textIndex';
 
@@ -134,6 +134,7 @@ function tooDeepToken(tokens: readonly CST.Token[]): number | null {
  * null. Each node is measured once (memoized), so this is linear in the document's nodes.
  */
 export function dataTooDeepAt(doc: Document.Parsed): number | null {
+  const targets = aliasTargets(doc);
   const depthOf = new Map<Node, number>();
   const visiting = new Set<Node>();
   const stack: { node: Node; expanded: boolean }[] = doc.contents ? [{ node: doc.contents, expanded: false }] : [];
@@ -144,7 +145,7 @@ export function dataTooDeepAt(doc: Document.Parsed): number | null {
       stack.pop();
       continue;
     }
-    const children = childrenOf(node, doc);
+    const children = childrenOf(node, targets);
     if (!top.expanded) {
       top.expanded = true;
       visiting.add(node);
@@ -165,11 +166,41 @@ export function dataTooDeepAt(doc: Document.Parsed): number | null {
   return null;
 }
 
+/**
+ * The node each alias stands for: the last node before it (in document order) with its anchor, as
+ * the library's `Alias.resolve` finds it. That method walks the whole document for each alias
+ * (quadratic: a 400 KB file with an alias on every tenth line took 30 s), so this is one
+ * iterative pass for all of them.
+ */
+export function aliasTargets(doc: Document.Parsed): Map<Alias, Node> {
+  const targets = new Map<Alias, Node>();
+  const anchored = new Map<string, Node>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!isNode(node)) continue;
+    if (isAlias(node)) {
+      const target = anchored.get(node.source);
+      if (target) targets.set(node, target);
+      continue;
+    }
+    if (node.anchor) anchored.set(node.anchor, node);
+    if (!isCollection(node)) continue;
+    // Pushed in reverse so that items (and a pair's key before its value) are visited in order.
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const item = node.items[i];
+      if (isPair(item)) stack.push(item.value, item.key);
+      else stack.push(item);
+    }
+  }
+  return targets;
+}
+
 /** The nodes a node's data is made of: items, keys and values; an alias's target. */
-function childrenOf(node: Node, doc: Document.Parsed): Node[] {
+function childrenOf(node: Node, targets: ReadonlyMap<Alias, Node>): Node[] {
   if (isAlias(node)) {
-    const target = node.resolve(doc);
-    return target ? [target as Node] : [];
+    const target = targets.get(node);
+    return target ? [target] : [];
   }
   if (!isCollection(node)) return [];
   const out: Node[] = [];
@@ -212,6 +243,7 @@ export interface MapProblems {
 export function inspectMaps(doc: Document.Parsed, text: string, options: { replaceCollectionKeys: boolean }): MapProblems {
   const duplicateKeys: DuplicateKey[] = [];
   const collectionKeys: [number, number][] = [];
+  const targets = aliasTargets(doc);
   const seen = new Set<Node>();
   const stack: Node[] = doc.contents ? [doc.contents] : [];
   while (stack.length) {
@@ -225,7 +257,7 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
         if (isNode(item)) stack.push(item);
         continue;
       }
-      const target = isAlias(item.key) ? item.key.resolve(doc) : item.key;
+      const target = isAlias(item.key) ? targets.get(item.key) : item.key;
       if (options.replaceCollectionKeys && isCollection(target) && isNode(item.key)) {
         const [start, end] = item.key.range ?? [0, 0];
         const scalar = new Scalar(text.slice(start, Math.min(end, start + MAX_KEY_TEXT)).trim());

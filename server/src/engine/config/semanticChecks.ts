@@ -19,20 +19,22 @@ const LIMITED_LISTS: readonly (readonly string[])[] = [
 /** Agent names are RFC 1123 labels (docs/gitlab-behaviour.md#config-file-location-and-parsing). */
 const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+/**
+ * The size check, which needs nothing but the byte count: it comes first and stays even when every
+ * other check of the file fails (the editor reports an internal failure next to it).
+ */
+export function sizeDiagnostic(bytes: number, firstLine: EngineDiagnostic['range']): EngineDiagnostic | null {
+  if (bytes <= MAX_CONFIG_BYTES) return null;
+  return { range: firstLine, severity: 'warning', code: 'config.tooLarge', message: `The file is ${formatKiB(bytes)}; GitLab refuses agent configurations over 128 KiB, so the agent would not load it.` };
+}
+
 /** Checks that need more than the schema: size, list limits, duplicate ids, the agent name, emptiness. */
 export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | undefined): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const firstLine = parsed.index.range(0, parsed.index.lineEnd(0));
 
-  const bytes = parsed.index.utf8Length;
-  if (bytes > MAX_CONFIG_BYTES) {
-    out.push({
-      range: firstLine,
-      severity: 'warning',
-      code: 'config.tooLarge',
-      message: `The file is ${formatKiB(bytes)}; GitLab refuses agent configurations over 128 KiB, so the agent would not load it.`,
-    });
-  }
+  const tooLarge = sizeDiagnostic(parsed.index.utf8Length, firstLine);
+  if (tooLarge) out.push(tooLarge);
 
   if (agentName !== undefined && (!AGENT_NAME.test(agentName) || agentName.length > 63)) {
     out.push({
