@@ -15,6 +15,8 @@ export interface KeyPlace {
   readonly keyOnly?: boolean;
   /** The edit starts at the line start: the key is inserted with `column` spaces before it. */
   readonly reindent?: boolean;
+  /** A new item of the enclosing list can start here (the cursor is at its dash column). */
+  readonly nextItem?: { readonly path: DataPath; readonly dashColumn: number };
 }
 
 /** A skeleton that ends with the cursor alone on a nested line (`gitlab_workspaces_proxy:⏎  |`). */
@@ -52,6 +54,24 @@ export function keyCandidates(schema: SchemaNode, place: KeyPlace, target: Compa
       detail: skeleton.keys.join(', '),
       documentation: `${(schema.markdownDescription ?? schema.description ?? '') as string}${previewBlock(insertText, lead)}`,
       preselect: true,
+    });
+  }
+
+  // At the list's indentation after an entry (Enter keeps the dash's column): a whole new entry, dash included.
+  const nextSkeleton = place.nextItem && place.reindent ? itemSkeleton(place.nextItem.path) : null;
+  if (place.nextItem && nextSkeleton) {
+    const column = place.nextItem.dashColumn + 2;
+    const insertText = `${' '.repeat(place.nextItem.dashColumn)}- ${objectBody(schema, nextSkeleton.keys, column, place.nextItem.path, new TabStops())}`;
+    out.push({
+      label: nextSkeleton.label,
+      kind: 'skeleton',
+      insertText,
+      snippet: true,
+      replace: place.replace,
+      sortText: sortKey(RANK.skeleton, 0),
+      filterText: nextSkeleton.keys[0],
+      detail: `new entry: ${nextSkeleton.keys.join(', ')}`,
+      documentation: `${(schema.markdownDescription ?? schema.description ?? '') as string}${previewBlock(insertText, '')}`,
     });
   }
 

@@ -30,6 +30,11 @@ export type YamlCompletionContext =
       readonly keyOnly: boolean;
       /** `replace` starts at the line start: the inserted key carries its indentation (`column` spaces). */
       readonly reindent: boolean;
+      /**
+       * The cursor stands at a block list's dash column with no `- ` typed yet (after Enter on an
+       * entry's last line): a new item of that list can start here too, at `path` with its dash at `dashColumn`.
+       */
+      readonly nextItem?: { readonly path: DataPath; readonly dashColumn: number };
     }
   | {
       readonly kind: 'value';
@@ -113,7 +118,7 @@ function keyContext(
   const common = { kind: 'key' as const, path: place.path, existingKeys, prefix: word, keyOnly };
   if (place.keyColumn !== undefined && !keyOnly) {
     // Replace the line's indentation too, so the key lands at its map's column.
-    return { ...common, replace: [lineStart, wordEnd], column: place.keyColumn, newItem: false, reindent: true };
+    return { ...common, replace: [lineStart, wordEnd], column: place.keyColumn, newItem: false, reindent: true, ...(place.nextItem ? { nextItem: place.nextItem } : {}) };
   }
   return { ...common, replace: [offset - word.length, wordEnd], column: at.column, newItem: at.dashColumn !== null, reindent: false };
 }
@@ -137,6 +142,8 @@ interface Place {
    * dash's indentation): a key written here goes to this column instead.
    */
   readonly keyColumn?: number;
+  /** The cursor is at the dash column of the list holding that map: a new item could start here. */
+  readonly nextItem?: { readonly path: DataPath; readonly dashColumn: number };
 }
 
 function locate(node: unknown, path: DataPath, target: Target, index: TextIndex): Place | null {
@@ -163,7 +170,10 @@ function locate(node: unknown, path: DataPath, target: Target, index: TextIndex)
     const items = node.items as Node[];
     const i = lastIndexBefore(items, target.lineStart, (item) => item?.range?.[0]);
     if (i === -1) return null;
-    return locate(items[i], [...path, i], target, index) ?? { path: [...path, i], map: null };
+    const inside = locate(items[i], [...path, i], target, index) ?? { path: [...path, i], map: null };
+    // At the dash column without a dash: the item's keys (reindented), or a new item of this list.
+    const atDash = target.dashColumn === null && seqColumn === target.column && inside.keyColumn !== undefined && inside.path.length === path.length + 1;
+    return atDash ? { ...inside, nextItem: { path: [...path, i + 1], dashColumn: seqColumn } } : inside;
   }
   return null;
 }
