@@ -16,6 +16,7 @@ import { CLUSTER_VALUES, outputFormat, withClusterSession } from '../clusterOpti
 import type { CliCommand } from '../io';
 import { checkName, integerOption } from '../options';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
+import { CLUSTER_COMMAND_SUMMARIES } from './clusterSummaries';
 import { SCENARIO_OPTIONS, scenarioFromArgs } from './simulate';
 
 const USAGE = `agentcfg can-i <config.yaml> --project <full/path> [--environment <name>] [--tier <tier>] [--ref <ref>] [--tag]
@@ -29,7 +30,7 @@ const USAGE = `agentcfg can-i <config.yaml> --project <full/path> [--environment
 
 export const canICommand: CliCommand = {
   name: 'can-i',
-  summary: "Ask the cluster what a CI job's identity may do in its namespace (SubjectAccessReview).",
+  summary: CLUSTER_COMMAND_SUMMARIES['can-i'],
   usage: USAGE,
   async run(argv, io) {
     const args = parseArgs(argv, {

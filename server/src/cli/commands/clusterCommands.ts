@@ -1,5 +1,6 @@
 import type { CliCommand } from '../io';
 import { applyCommand } from './apply';
+import { canICommand } from './canI';
 import { destroyCommand } from './destroy';
 import { fluxCommand } from './flux';
 import type { ClusterCommandName } from './clusterSummaries';
@@ -10,4 +11,4 @@ import { workspaceCommand } from './workspace';
  * (dist/cliClusterCommands.js, scripts/build.mjs), imported on the first cluster command: the
  * other commands start without reading @kubernetes/client-node and the cluster code.
  */
-export const CLUSTER_COMMANDS: Readonly<Record<ClusterCommandName, CliCommand>> = { apply: applyCommand, destroy: destroyCommand, workspace: workspaceCommand, flux: fluxCommand };
+export const CLUSTER_COMMANDS: Readonly<Record<ClusterCommandName, CliCommand>> = { apply: applyCommand, destroy: destroyCommand, workspace: workspaceCommand, flux: fluxCommand, 'can-i': canICommand };

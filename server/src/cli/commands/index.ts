@@ -23,4 +23,4 @@ function clusterCommand(name: ClusterCommandName): CliCommand {
 }
 
 /** Every `agentcfg` sub-command, in the order `agentcfg --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, pipelineCommand, diffCommand, exprCommand, slugCommand, renderCommand, clusterCommand('apply'), clusterCommand('destroy'), clusterCommand('workspace'), clusterCommand('flux')];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, simulateCommand, pipelineCommand, diffCommand, exprCommand, slugCommand, renderCommand, clusterCommand('can-i'), clusterCommand('apply'), clusterCommand('destroy'), clusterCommand('workspace'), clusterCommand('flux')];
