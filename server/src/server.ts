@@ -24,6 +24,7 @@ import { PipelineFeature } from './lsp/pipeline/pipelineFeature';
 import { PipelineJobsRequest } from './lsp/pipeline/pipelineJobsRequest';
 import { AccessDiffRequest } from './lsp/accessDiffRequest';
 import { containFailures } from './lsp/containFailures';
+import { PublishedDiagnostics } from './lsp/publishedDiagnostics';
 
 const connection = createConnection(ProposedFeatures.all);
 // Before any feature registers: a feature that fails answers empty and is logged once, never a toast.
@@ -58,17 +59,19 @@ connection.onInitialize((params) => {
 });
 
 connection.onInitialized(() => {
+  diagnostics.startWarmUp();
   void workspaceIds.refresh();
   if (supportsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'gitlabAgentConfig' });
 });
 
+const published = new PublishedDiagnostics(connection);
 const models = new DocumentModels(documents);
 const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
 const simulations = new SimulationService(models);
 const pipelines = new PipelineFeature(connection, documents, settings, models);
 new HoverFeature(connection, models, settings, simulations, pipelines, cluster.accessPreview);
-new InlayHintsFeature(connection, models, settings, simulations);
-new CodeLensFeature(connection, models, settings, simulations, pipelines);
+new InlayHintsFeature(connection, documents, models, settings, simulations);
+new CodeLensFeature(connection, documents, models, settings, simulations, pipelines, published);
 new SimulateRequestFeature(connection, documents, settings, simulations);
 new PipelineJobsRequest(connection, settings, pipelines.service);
 new AccessDiffRequest(connection, settings);
