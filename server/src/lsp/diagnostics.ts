@@ -2,16 +2,14 @@ import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { classifyPath } from '../engine/files';
 import { sizeDiagnostic } from '../engine/config/semanticChecks';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel } from '../engine/project';
+import { checkAgentFile } from '../engine/project';
 import { AgentSiblingFinder } from './agentSiblings';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
 import { projectSettings } from './simulationContext';
 import { documentPath } from './uriPaths';
-
-/** Parsed and validated once at start-up: enough entries for the parser and checks to be compiled hot. */
-const WARM_UP_CONFIG = `ci_access:\n  projects:\n${Array.from({ length: 40 }, (_, i) => `    - id: warm/up-${i}\n      default_namespace: ns-${i}\n      access_as:\n        ci_job: {}\n      environments: [production, review/*]\n      rules:\n        - if: $CI_COMMIT_BRANCH == "main"\n          namespace: ns-$CI_ENVIRONMENT_SLUG\n        - when: never\n`).join('')}`;
+import { WarmUp } from './warmUp';
 
 /** Edits arriving faster than this are validated once, after the last one. */
 const DEBOUNCE_MS = 75;
@@ -31,6 +29,7 @@ export class DiagnosticsFeature {
   private runs = 0;
   /** config.yaml and its environment template are checked together: where each finds the other. */
   private readonly siblings: AgentSiblingFinder;
+  private readonly warmUp = new WarmUp();
 
   constructor(
     private readonly connection: Connection,
@@ -39,9 +38,8 @@ export class DiagnosticsFeature {
     private readonly models: DocumentModels,
   ) {
     this.siblings = new AgentSiblingFinder(documents, models);
-    // Compile the schema validators and warm the parser while the editor is still starting, so the
-    // first file opened does not wait for them.
-    setTimeout(() => checkAgentFile({ path: 'warm-up.yaml', content: WARM_UP_CONFIG }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel(WARM_UP_CONFIG)), 0).unref();
+    // The warm-up (startWarmUp) gives way to the first real document for good.
+    documents.onDidOpen(() => this.warmUp.stop());
     // A change (or closing a dirty document, which reverts to the file on disk) alters what the
     // sibling's cross-file checks see. Only edits trigger this, so two siblings never ping-pong.
     documents.onDidChangeContent((e) => this.scheduleDependents(e.document.uri));
@@ -59,6 +57,15 @@ export class DiagnosticsFeature {
       models.forget(e.document.uri);
       void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     });
+  }
+
+  /**
+   * Runs the paths of a first open and of the first edits on small configs, in short steps while
+   * the server is idle (after `initialize` was answered, before any document is open), so the first
+   * real file does not wait for V8 to compile them.
+   */
+  startWarmUp(): void {
+    if (!this.documents.all().length) this.warmUp.start();
   }
 
   /** Re-validates every open document (after a settings change). */

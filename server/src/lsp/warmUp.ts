@@ -1,0 +1,65 @@
+import { readCiAccess } from '../engine/access/model';
+import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel } from '../engine/project';
+
+/** A config like the ones users open: entries with an environment filter and rules (`variant` changes one value, as an edit does). */
+function warmUpConfig(entries: number, variant: number): string {
+  const entry = (i: number) =>
+    `    - id: warm/up-${i}\n      default_namespace: ns-${i}${i === 0 ? `-${variant}` : ''}\n      access_as:\n        ci_job: {}\n      environments: [production, review/*]\n      rules:\n        - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH\n          namespace: ns-$CI_ENVIRONMENT_SLUG\n        - when: never\n`;
+  return `ci_access:\n  projects:\n${Array.from({ length: entries }, (_, i) => entry(i)).join('')}`;
+}
+
+/**
+ * The steps of a warm-up: the paths the first open and the first edits of an agent config take
+ * (the whole-file model, the incremental model, the schema, the rules and namespace checks, an
+ * edit), run on small configs so that V8 has compiled them before a real file arrives. Each step
+ * is short: they run one per turn of the event loop, so a request that arrives meanwhile waits for
+ * one step at most.
+ */
+function warmUpSteps(): (() => void)[] {
+  const path = '/warm-up/.gitlab/agents/warm-up/config.yaml';
+  const model = new IncrementalAgentConfig();
+  const owner = {};
+  const check = (content: string) => {
+    const parsed = model.update(content);
+    checkAgentFile({ path, content }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, { parsed, ciAccess: readCiAccess(parsed.value), ownDiagnostics: (options) => model.ownDiagnostics(options, owner) });
+  };
+  const small = warmUpConfig(2, 0);
+  return [
+    () => checkAgentFile({ path, content: small }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel(small)),
+    () => check(small),
+    () => check(warmUpConfig(2, 1)),
+    // Larger configs and edits of them, until the hot functions are optimized.
+    ...Array.from({ length: 12 }, (_, i) => () => check(warmUpConfig(20, i))),
+  ];
+}
+
+/** Runs the warm-up steps while the server is idle; stops for good at `stop()` (a real document arrived). */
+export class WarmUp {
+  private steps: (() => void)[] | null = null;
+  private stopped = false;
+
+  /** Starts after `initialize` has been answered: the first answer never waits for the warm-up. */
+  start(): void {
+    if (this.steps || this.stopped) return;
+    this.steps = warmUpSteps();
+    const next = () => {
+      const step = this.stopped ? undefined : this.steps?.shift();
+      if (!step) return;
+      try {
+        step();
+      } catch {
+        // A warm-up that fails only leaves the first real file cold; that file reports its own problems.
+        this.stopped = true;
+        return;
+      }
+      setImmediate(next).unref();
+    };
+    setImmediate(next).unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.steps = null;
+  }
+}
