@@ -44,13 +44,16 @@ interface JsonProblem {
   message: string;
 }
 interface SarifLog {
-  runs: { tool: { driver: { name: string; version: string } }; results: { ruleId: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[] }[];
+  runs: { tool: { driver: { name: string; version: string } }; results: { ruleId: string; message: { text: string }; suppressions?: { kind: string }[]; locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[] }[];
 }
 
-/** SARIF and Code Quality reduced to what JSON says: file, 1-based line (and column), code, message. */
+/**
+ * SARIF and Code Quality reduced to what JSON says: file, 1-based line (and column), code, message.
+ * SARIF also lists the findings the user silenced, marked suppressed: those are left out here.
+ */
 const fromJson = (problems: JsonProblem[]) => problems.map((p) => [p.file, p.range.start.line + 1, p.range.start.character + 1, p.code, p.message]);
 const fromSarif = (log: SarifLog) =>
-  log.runs[0].results.map((r) => {
+  log.runs[0].results.filter((r) => !r.suppressions).map((r) => {
     const { artifactLocation, region } = r.locations[0].physicalLocation;
     return [artifactLocation.uri, region.startLine, region.startColumn, r.ruleId, r.message.text];
   });

@@ -24,5 +24,16 @@ export interface EngineDiagnostic {
   readonly tags?: readonly 'deprecated'[];
   /** Extra data for code actions (e.g. the suggested replacement). */
   readonly data?: Readonly<Record<string, unknown>>;
+  /**
+   * A finding the user silenced: `inSource` by a comment in the file, `external` by a setting or
+   * flag. Kept so that a report recording suppressions (SARIF) can say so; everything that shows
+   * problems leaves it out ({@link shownDiagnostics}).
+   */
+  readonly suppressed?: 'inSource' | 'external';
+}
+
+/** The problems to show: all but the ones the user silenced. */
+export function shownDiagnostics<D extends EngineDiagnostic>(diagnostics: readonly D[]): D[] {
+  return diagnostics.filter((d) => d.suppressed === undefined);
 }
 

@@ -1,5 +1,6 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { shownDiagnostics } from '../engine/diagnostics';
 import { classifyPath } from '../engine/files';
 import { sizeDiagnostic } from '../engine/config/semanticChecks';
 import { checkAgentFile } from '../engine/project';
@@ -135,7 +136,7 @@ export class DiagnosticsFeature {
     const ended = performance.now();
     this.lastEnd.set(uri, ended);
     if (ended - started > 200) this.connection.console.log(`validated ${document.uri} in ${(ended - started).toFixed(0)} ms`);
-    await this.connection.sendDiagnostics({ uri: document.uri, version, diagnostics: diagnostics.map(toLspDiagnostic) });
+    await this.connection.sendDiagnostics({ uri: document.uri, version, diagnostics: shownDiagnostics(diagnostics).map(toLspDiagnostic) });
   }
 }
 

@@ -12,7 +12,7 @@ import { agentcfg } from '../../support/cli';
 
 const lints = (text: string, options: { gitlabVersion?: string; disabled?: string[] } = {}) =>
   validateAgentConfig(text, { gitlabVersion: options.gitlabVersion ?? '19.5', securityLints: { disabled: options.disabled ?? [] } })
-    .filter((d) => d.code.startsWith('security.'))
+    .filter((d) => d.code.startsWith('security.') && !d.suppressed)
     .map((d) => `${d.range.start.line + 1} ${d.code}`);
 
 const project = (body: string) => `ci_access:\n  projects:\n    - id: acme/app\n${body}`;
@@ -79,7 +79,7 @@ describe('silencing a lint', () => {
   test('codes in the settings silence them everywhere (gitlabAgentConfig.disabledLints; unknown codes are dropped)', () => {
     const settings = readProjectSettings({ disabledLints: ['security.noEnvironmentFilter', 'not.a.lint'] });
     assert.deepEqual(settings.disabledLints, ['security.noEnvironmentFilter']);
-    const found = checkAgentFile({ path: '.gitlab/agents/a/config.yaml', content: 'ci_access:\n  groups:\n    - id: acme\n' }, settings, NO_SIBLINGS).map((d) => d.code);
+    const found = checkAgentFile({ path: '.gitlab/agents/a/config.yaml', content: 'ci_access:\n  groups:\n    - id: acme\n' }, settings, NO_SIBLINGS).filter((d) => !d.suppressed).map((d) => d.code);
     assert.deepEqual(found, ['security.agentIdentityShared']);
     assert.deepEqual(DEFAULT_PROJECT_SETTINGS.disabledLints, []);
   });
@@ -97,4 +97,19 @@ describe('silencing a lint', () => {
     assert.equal(some.stdout, '');
     assert.equal(agentcfg('validate', '--disable-lint', 'security.nope', file).code, 2);
   });
+});
+
+// A silenced finding is not shown by the editor or the text, JSON and Code Quality reports; SARIF
+// records it as suppressed (SARIF 2.1.0 §3.27.23, §3.35), by a comment (inSource) or a flag (external).
+test('SARIF lists silenced findings as suppressed: inSource for a comment, external for --disable-lint', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-lint-'));
+  const file = path.join(dir, '.gitlab', 'agents', 'a', 'config.yaml');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, 'ci_access:\n  groups:\n    # agentcfg-disable-next-line security.noEnvironmentFilter\n    - id: acme\n  projects:\n    - id: acme/app\n      environments: [production]\n');
+  const run = (...flags: string[]) => JSON.parse(agentcfg('validate', '--format', 'sarif', ...flags, file).stdout) as { runs: { results: { ruleId: string; suppressions?: { kind: string }[] }[] }[] };
+  const kinds = (log: ReturnType<typeof run>) => log.runs[0].results.filter((r) => r.ruleId.startsWith('security.')).map((r) => `${r.ruleId} ${r.suppressions?.[0]?.kind ?? 'shown'}`).sort();
+  assert.deepEqual(kinds(run()), ['security.agentIdentityShared shown', 'security.noEnvironmentFilter inSource', 'security.unprotectedProduction shown']);
+  assert.deepEqual(kinds(run('--disable-lint', 'security.unprotectedProduction')), ['security.agentIdentityShared shown', 'security.noEnvironmentFilter inSource', 'security.unprotectedProduction external']);
+  const json = JSON.parse(agentcfg('validate', '--format', 'json', '--disable-lint', 'security.unprotectedProduction', file).stdout) as { code: string }[];
+  assert.deepEqual(json.filter((d) => d.code.startsWith('security.')).map((d) => d.code), ['security.agentIdentityShared']);
 });

@@ -1,7 +1,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { EngineDiagnostic } from '../../engine/diagnostics';
+import { shownDiagnostics, type EngineDiagnostic } from '../../engine/diagnostics';
 import { agentDirectoryOf, classifyPath } from '../../engine/files';
 import { checkAgentFile, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ProjectSettings } from '../../engine/project';
 import type { CliCommand, CliIo } from '../io';
@@ -35,7 +35,7 @@ export const validateCommand: CliCommand = {
     for (const file of files) results.push(await workingOn(file, () => validateFile(file, settings, io)));
 
     io.out(renderReport(format, results, { toolVersion: AGENTCFG_VERSION }));
-    return results.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+    return results.some((r) => shownDiagnostics(r.diagnostics).some((d) => d.severity === 'error')) ? 1 : 0;
   },
 };
 

@@ -3,6 +3,7 @@
  * `text` and `json` for people and scripts; `sarif` for code scanning dashboards; `codequality`
  * for GitLab merge requests.
  */
+import { shownDiagnostics } from '../../engine/diagnostics';
 import { renderCodeQuality } from './codeQuality';
 import type { FileReport, ReportContext } from './fileReport';
 import { renderJson } from './json';
@@ -18,16 +19,20 @@ export function isReportFormat(value: string): value is ReportFormat {
   return (REPORT_FORMATS as readonly string[]).includes(value);
 }
 
-/** The whole report as one string, ready for stdout (JSON formats end with a newline). */
+/**
+ * The whole report as one string, ready for stdout (JSON formats end with a newline). Silenced
+ * findings appear only in SARIF, as suppressed results; the other formats show what the editor shows.
+ */
 export function renderReport(format: ReportFormat, results: readonly FileReport[], context: ReportContext): string {
+  const shown = () => results.map((r) => ({ ...r, diagnostics: shownDiagnostics(r.diagnostics) }));
   switch (format) {
     case 'text':
-      return renderText(results);
+      return renderText(shown());
     case 'json':
-      return renderJson(results);
+      return renderJson(shown());
     case 'sarif':
       return renderSarif(results, context);
     case 'codequality':
-      return renderCodeQuality(results);
+      return renderCodeQuality(shown());
   }
 }

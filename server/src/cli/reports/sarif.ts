@@ -70,6 +70,9 @@ export function renderSarif(results: readonly FileReport[], context: ReportConte
             ],
             // §3.27.17; the Code Quality fingerprint (fingerprint.ts), stable when lines are inserted above.
             partialFingerprints: { 'agentcfgFinding/v1': prints[i] },
+            // §3.27.23, §3.35: a finding the user silenced, by a comment in the file (inSource) or
+            // by a setting or flag (external); viewers list it as suppressed, not as a problem.
+            ...(d.suppressed ? { suppressions: [{ kind: d.suppressed }] } : {}),
           }));
         }),
       },

@@ -53,10 +53,11 @@ export function securityLintDiagnostics(parsed: ParsedYaml, model: CiAccessModel
   const disabled = new Set(options.disabled ?? []);
   const out: EngineDiagnostic[] = [];
   const report = (code: SecurityLintCode, path: DataPath, part: 'key' | 'value', detail: string) => {
-    if (disabled.has(code)) return;
     const range = rangeAt(parsed, path, part);
-    if (!range || silencedByComment(parsed, range.start.line, code)) return;
-    out.push({ range, severity: 'warning', code, message: `${detail} Why: ${SECURITY_LINTS[code]}. Silence with "# agentcfg-disable-next-line ${code}" on the line above.` });
+    if (!range) return;
+    // A silenced finding stays in the list, marked, for the reports that record suppressions.
+    const suppressed = silencedByComment(parsed, range.start.line, code) ? 'inSource' : disabled.has(code) ? 'external' : undefined;
+    out.push({ range, severity: 'warning', code, message: `${detail} Why: ${SECURITY_LINTS[code]}. Silence with "# agentcfg-disable-next-line ${code}" on the line above.`, ...(suppressed ? { suppressed } : {}) });
   };
   for (const entry of [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])]) {
     // An `environments` that is not a list is a schema error already; it is no missing filter.
