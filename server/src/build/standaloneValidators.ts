@@ -16,8 +16,10 @@ export function standaloneValidatorsModule(): string {
   const parts = AHEAD_OF_TIME.map((target) => {
     const ajv = agentConfigAjv(target, { source: true });
     const code = standaloneCode(ajv, ajv.compile(agentConfigSchemaFor(NEWEST_GITLAB_VERSION)));
-    // Each standalone module in a function of its own: their top-level names would collide.
-    return `${JSON.stringify(validatorKey(target, NEWEST_GITLAB_VERSION))}: (() => { const module = { exports: {} }; ${code}\nreturn module.exports; })(),`;
+    // Each standalone module in a function of its own (their top-level names would collide), run
+    // on first use: a process that checks only with one target does not build the other's schema objects.
+    return `define(${JSON.stringify(validatorKey(target, NEWEST_GITLAB_VERSION))}, () => { const module = { exports: {} }; ${code}\nreturn module.exports; });`;
   });
-  return `"use strict";\nexports.PRECOMPILED_VALIDATORS = {\n${parts.join('\n')}\n};\n`;
+  const define = 'const define = (key, load) => { let loaded; Object.defineProperty(exports.PRECOMPILED_VALIDATORS, key, { enumerable: true, get: () => (loaded ??= load()) }); };';
+  return `"use strict";\nexports.PRECOMPILED_VALIDATORS = {};\n${define}\n${parts.join('\n')}\n`;
 }
