@@ -54,10 +54,15 @@ export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedY
   const doc = list[0] ?? null;
   let hasSyntaxErrors = false;
 
+  // The library reports one unclosed collection up to three times at the same place (`Flow map must
+  // end with a }`, `... must be sufficiently indented and end with a }`): the first says it.
+  const syntaxErrorAt = new Set<number>();
   for (const [i, d] of list.entries()) {
     for (const error of d.errors) {
       hasSyntaxErrors = true;
       const [start, end] = errorSpan(text, index, error.message, error.pos);
+      if (syntaxErrorAt.has(start)) continue;
+      syntaxErrorAt.add(start);
       diagnostics.push({ range: index.range(start, end), severity: 'error', code: 'yaml.syntax', message: firstLine(error.message) });
     }
     for (const warning of d.warnings) {

@@ -82,9 +82,10 @@ function buildTree(rpn: readonly Token[], expressionLength: number): NodeResult 
     } else if (isBinaryOperatorToken(token.kind)) {
       const right = results.pop();
       const left = results.pop();
-      // GitLab checks the left operand first; with one operand available it is taken as the right one.
-      if (!left) return { ok: false, error: exprError('operator', 'Invalid left operand', token.range) };
-      if (!right) return { ok: false, error: exprError('operator', 'Invalid right operand', token.range) };
+      // GitLab checks the left operand first; with one operand available it is taken as the right one,
+      // so `$A ==` says "Invalid left operand" (GitLab's words, kept): the detail says what is missing.
+      if (!left) return { ok: false, error: exprError('operator', 'Invalid left operand', token.range, missingOperands(token, right, expressionLength)) };
+      if (!right) return { ok: false, error: exprError('operator', 'Invalid right operand', token.range, `\`${token.text}\` has no right operand`) };
       results.push({
         type: 'binary',
         operator: token.kind,
@@ -139,4 +140,16 @@ function buildValue(token: Token): NodeResult {
       return { ok: false, error: exprError('syntax', 'Invalid regular expression!', range, detail) };
     }
   }
+}
+
+/**
+ * What an operator lacks, in words: GitLab's "Invalid left operand" also covers `$A ==` (one operand,
+ * taken as the right one), where the missing one is the right.
+ */
+function missingOperands(operator: Token, only: ExprNode | undefined, expressionLength: number): string {
+  const name = `\`${operator.text}\``;
+  if (!only) return `${name} has no operands`;
+  // The single operand stands before the operator: the right one is missing (`$A ==`, `$A == "x" &&`).
+  if (only.range.start < operator.range.start) return `${name} has no right operand${operator.range.end >= expressionLength ? ': the expression ends after it' : ''}`;
+  return `${name} has no left operand`;
 }
