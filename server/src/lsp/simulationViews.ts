@@ -1,4 +1,4 @@
-import { evaluate, formatExpressionTree, validateExpression } from '../engine/expr';
+import { evaluate, evaluateTree, formatExpressionTree, validateExpression, walkExpression, type ExprNode } from '../engine/expr';
 import type { JobIdentity } from '../engine/access/identity';
 import type { AccessRule } from '../engine/access/model';
 import { scenarioForEntry } from '../engine/access/scenarios';
@@ -52,13 +52,53 @@ export function expressionPreview(entry: EntrySimulation, rule: AccessRule, defa
   const expression = rule.if ?? '';
   const parsed = validateExpression(expression);
   const structure = parsed.valid ? `\`${formatExpressionTree(parsed.ast)}\`` : `invalid: ${parsed.error.message}`;
+  const names = parsed.valid ? variableNames(parsed.ast) : [];
+  const parts = parsed.valid ? subExpressions(parsed.ast) : [];
+  const unsetEverywhere = new Set(names);
   const rows = entry.outcomes.map(({ scenario }) => {
     const variables = allVariableValues(scenarioVariables(scenarioForEntry(scenario, entry.entry, defaultBranch)));
     const result = evaluate(expression, variables);
     const value = result.ok ? JSON.stringify(result.value) : `error: ${result.error.message}`;
-    return `| ${escape(scenario.name)} | \`${escape(value)}\` | ${result.truthy ? '✓ matches' : '✗ no match'} |`;
+    // Each variable's value in this scenario, then what each part of the expression gave.
+    const values = names.map((name) => {
+      const v = variables.get(name);
+      if (v !== undefined) unsetEverywhere.delete(name);
+      return `\`$${name}\` = ${v === undefined ? '*unset*' : codeCell(JSON.stringify(v))}`;
+    });
+    const partial = parts.map((node) => {
+      const outcome = evaluateTree(node, { variables });
+      return `${codeCell(formatExpressionTree(node))} → ${outcome.ok ? codeCell(JSON.stringify(outcome.value)) : 'error'}`;
+    });
+    return `| ${escape(scenario.name)} | \`${escape(value)}\` | ${result.truthy ? '✓ matches' : '✗ no match'} | ${values.join('<br>') || '—'} |${parts.length ? ` ${partial.join('<br>')} |` : ''}`;
   });
-  return [`**Rule ${rule.number}** — parsed as ${structure}`, '', '| scenario | value | |', '|---|---|---|', ...rows].join('\n');
+  const header = parts.length ? ['| scenario | value | | variables | parts |', '|---|---|---|---|---|'] : ['| scenario | value | | variables |', '|---|---|---|---|'];
+  const notes = [...unsetEverywhere].map(
+    (name) => `⚠ \`$${name}\` is set in no scenario, so every scenario reads it as unset (null): add it to a scenario's variables (setting \`gitlabAgentConfig.scenarios\`) to see this rule match.`,
+  );
+  return [`**Rule ${rule.number}** — parsed as ${structure}`, '', ...header, ...rows, ...(notes.length ? ['', ...notes] : [])].join('\n');
+}
+
+/** Text as code in a table cell: markdown escapes do not apply inside code, only the cell's `|` must be escaped. */
+function codeCell(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+}
+
+/** The variables an expression reads, in order of first appearance. */
+function variableNames(ast: ExprNode): string[] {
+  const names = new Set<string>();
+  walkExpression(ast, (node) => {
+    if (node.type === 'variable') names.add(node.name);
+  });
+  return [...names];
+}
+
+/** The operations below the root (their results explain the whole one's), parents first. */
+function subExpressions(ast: ExprNode): ExprNode[] {
+  const out: ExprNode[] = [];
+  walkExpression(ast, (node) => {
+    if (node !== ast && (node.type === 'binary' || node.type === 'not')) out.push(node);
+  });
+  return out;
 }
 
 /** What each scenario gets from this entry. */
