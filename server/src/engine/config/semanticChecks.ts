@@ -29,7 +29,7 @@ export function sizeDiagnostic(bytes: number, firstLine: EngineDiagnostic['range
 }
 
 /** Checks that need more than the schema: size, list limits, duplicate ids, the agent name, emptiness. */
-export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | undefined): EngineDiagnostic[] {
+export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | undefined, uniqueIdLists?: ReadonlySet<string>): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const firstLine = parsed.index.range(0, parsed.index.lineEnd(0));
 
@@ -67,7 +67,7 @@ export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | unde
           message: `${humanPath(listPath)} has ${list.length} entries; GitLab honours only the first ${AUTHORIZED_ENTITY_LIMIT}, so this entry and the ${list.length - AUTHORIZED_ENTITY_LIMIT - 1} after it are ignored.`,
         });
       }
-      out.push(...duplicateIds(parsed, listPath, list));
+      if (!uniqueIdLists?.has(listPath.join('.'))) out.push(...duplicateIds(parsed, listPath, list));
     }
   }
   return out;

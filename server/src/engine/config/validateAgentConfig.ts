@@ -63,9 +63,13 @@ function versionedSchemaDiagnostics(parsed: ParsedYaml, options: ValidateOptions
   return schemaDiagnostics(parsed, target, agentConfigValidator(target, version), withoutNullFields(parsed.value, agentConfigSchemaFor(version)));
 }
 
-/** Checks of the whole file: size, agent name, emptiness, list limits, duplicate ids across entries. */
-export function wholeFileDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {}): EngineDiagnostic[] {
-  return semanticDiagnostics(parsed, options.agentName);
+/**
+ * Checks of the whole file: size, agent name, emptiness, list limits, duplicate ids across entries.
+ * `known.uniqueIdLists`: lists (`ci_access.projects`...) the caller knows to have no id twice (the
+ * incremental model counts ids as entries come and go), whose duplicate check is skipped.
+ */
+export function wholeFileDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {}, known: { readonly uniqueIdLists?: ReadonlySet<string> } = {}): EngineDiagnostic[] {
+  return semanticDiagnostics(parsed, options.agentName, known.uniqueIdLists);
 }
 
 /**

@@ -28,6 +28,8 @@ interface EntryPart {
   /** The `range` of every node of `item`: moving the entry shifts these, without walking the tree. */
   readonly ranges: readonly NodeRange[];
   readonly itemValue: unknown;
+  /** The entry's `id` lower-cased (GitLab compares ids so), null when it has no string id. */
+  readonly lowerId: string | null;
   /** Duplicate keys and parser warnings inside the entry. */
   readonly yamlDiagnostics: readonly RelativeDiagnostic[];
   /** Offset in the document of offset 0 of `source`, as the nodes currently say. */
@@ -64,6 +66,8 @@ interface ComposedVersion {
   readonly skeleton: string;
   readonly cuts: readonly Cut[];
   readonly lists: readonly PlacedList[];
+  /** The lists (`ci_access.projects`...) in which no id is given twice: the whole-file check of duplicate ids skips them. */
+  readonly uniqueIdLists: ReadonlySet<string>;
 }
 
 interface WholeVersion {
@@ -94,6 +98,8 @@ export class IncrementalAgentConfig {
   private wholeChecks: { text: string; owner: unknown; diagnostics: EngineDiagnostic[] } | null = null;
   /** Counts compositions; a part whose `usedIn` is the current one is taken. */
   private compositions = 0;
+  /** Per list of the last composed version: how many entries have each lower-cased id, and how many ids are given more than once. */
+  private readonly ids = new Map<string, { counts: Map<string, number>; repeated: number }>();
 
   /** The model of `text`, composed from cached entries when it can be, else parsed whole. */
   update(text: string): ParsedYaml {
@@ -121,7 +127,7 @@ export class IncrementalAgentConfig {
     if (!version) throw new Error('IncrementalAgentConfig.diagnostics called before update');
     if (version.kind === 'composed') {
       const fromParts = this.composedDiagnostics(version, options, owner);
-      if (fromParts) return [...fromParts, ...wholeFileDiagnostics(version.parsed, options)];
+      if (fromParts) return [...fromParts, ...wholeFileDiagnostics(version.parsed, options, { uniqueIdLists: version.uniqueIdLists })];
       this.current = { kind: 'whole', text: version.text, parsed: parseYaml(version.text) };
     }
     const whole = this.current as WholeVersion;
@@ -219,22 +225,41 @@ export class IncrementalAgentConfig {
       parts.forEach((part, i) => diagnostics.push(...part.yamlDiagnostics.map((d) => moveLines(d, (l) => l + slice.entries[i].line))));
     }
     this.updatePool(previous, epoch, created);
+    const uniqueIdLists = new Set(lists.map((l) => l.slice.path.join('.')).filter((key) => !this.ids.get(key)?.repeated));
     const parsed: ParsedYaml = { text, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
-    this.lastComposed = { kind: 'composed', text, parsed, layout, skeleton, cuts, lists };
+    this.lastComposed = { kind: 'composed', text, parsed, layout, skeleton, cuts, lists, uniqueIdLists };
     return this.lastComposed;
   }
 
-  /** The pool holds exactly the parts of the last composed version, by text. */
+  /** The pool holds exactly the parts of the last composed version, by text; the id counts follow. */
   private updatePool(previous: ComposedVersion | null, epoch: number, created: readonly EntryPart[]): void {
     for (const { parts } of previous?.lists ?? []) {
       for (const part of parts) {
         if (part.usedIn === epoch) continue;
+        this.countId(part, -1);
         const same = this.pool.get(part.source)?.filter((p) => p !== part) ?? [];
         if (same.length) this.pool.set(part.source, same);
         else this.pool.delete(part.source);
       }
     }
-    for (const part of created) this.pool.set(part.source, [...(this.pool.get(part.source) ?? []), part]);
+    for (const part of created) {
+      this.pool.set(part.source, [...(this.pool.get(part.source) ?? []), part]);
+      this.countId(part, 1);
+    }
+  }
+
+  /** A part enters (+1) or leaves (-1) its list: the counts of ids, and of ids given more than once. */
+  private countId(part: EntryPart, by: 1 | -1): void {
+    if (part.lowerId === null) return;
+    const key = part.path.join('.');
+    let list = this.ids.get(key);
+    if (!list) this.ids.set(key, (list = { counts: new Map(), repeated: 0 }));
+    const before = list.counts.get(part.lowerId) ?? 0;
+    const after = before + by;
+    if (after) list.counts.set(part.lowerId, after);
+    else list.counts.delete(part.lowerId);
+    if (before < 2 && after >= 2) list.repeated++;
+    if (before >= 2 && after < 2) list.repeated--;
   }
 
   /** A part for `source` from the previous versions, not used yet in this one. */
@@ -311,7 +336,9 @@ function parseRun(text: string, header: string, slice: ListSlice, from: number, 
       .map((d) => moveLines(d, (l) => l + lineDelta))
       .filter((d) => d.range.start.line >= entry.line && d.range.start.line < lastLine)
       .map((d) => moveLines(d, (l) => l - entry.line));
-    return { source: sourceOf(from + k), path: slice.path, item: item as Node, ranges, itemValue: values[k], yamlDiagnostics, delta: entry.start - header.length, checks: { owner: undefined, byVariant: new Map() }, usedIn: epoch };
+    const value: unknown = values[k];
+    const lowerId = isRecord(value) && typeof value.id === 'string' ? value.id.toLowerCase() : null;
+    return { source: sourceOf(from + k), path: slice.path, item: item as Node, ranges, itemValue: value, lowerId, yamlDiagnostics, delta: entry.start - header.length, checks: { owner: undefined, byVariant: new Map() }, usedIn: epoch };
   });
 }
 
