@@ -1,8 +1,12 @@
-// Issue 5, end to end in a real VS Code (code-server) against the real test control plane: "Apply
-// Environment" from the palette picks the cluster context, the template and a scenario, shows the
-// server-side dry-run in the diff editor, asks for confirmation, applies, and the namespace exists
-// (checked with @kubernetes/client-node). Screenshots: apply-diff.png, apply-confirm.png, apply-result.png.
+// Issues 5 and 14, end to end in a real VS Code (code-server) against the real test control plane:
+// "Apply Environment" from the palette takes the kubeconfig's current context (shown in the status
+// bar), the open agent's template and the one scenario, shows the server-side dry-run in the diff
+// editor with its confirmation beside it (a notification, not a modal), applies, closes the stale
+// diff, and the namespace exists (checked with @kubernetes/client-node). Then: the RBAC section of
+// the hover, and a 403 as one message. Screenshots: status-bar-current-context.png, apply-diff.png,
+// apply-result.png, hover-rbac.png, apply-forbidden.png, delete-confirm.png.
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CoreV1Api, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions } from '@kubernetes/client-node';
@@ -73,32 +77,33 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   await assert.rejects(core.readNamespace({ name: NAMESPACE }), (err: unknown) => statusCode(err) === 404, 'the namespace does not exist before');
 
+  // Issue 14: the kubeconfig's current-context is selected by default and shown, before any command.
+  const status = wb.page.locator('.statusbar-item[id$="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext });
+  await status.waitFor({ timeout: 60_000 });
+  await wb.screenshot('status-bar-current-context');
+
   await wb.openFile(TEMPLATE);
   await paletteCommand('GitLab Agent: Apply Environment');
-  // No context selected yet: the picker lists the kubeconfig's contexts (through the server).
-  await pick(env.adminContext);
-  await wb.page.locator('.statusbar-item[id$="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext }).waitFor({ timeout: 30_000 });
-  await pick(TEMPLATE);
-  await pick('e2e review app');
+  // Nothing else is asked: the context is the current one, the template the open agent's, the one
+  // scenario with an environment is taken, the ids come from the settings.
 
-  // The server-side dry-run, shown as a diff: live (nothing yet) ↔ proposed.
+  // The server-side dry-run, shown as a diff: live (nothing yet) ↔ proposed, with its confirmation beside it.
   const diffTab = wb.page.locator('.tab.active').filter({ hasText: 'live ↔ proposed' });
   await diffTab.waitFor({ timeout: 120_000 });
   const diff = wb.page.locator('.monaco-diff-editor').first();
   await diff.waitFor();
   await diff.locator('.modified .view-lines').filter({ hasText: NAMESPACE }).waitFor({ timeout: 30_000 });
-  const dialog = wb.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ timeout: 30_000 });
-  const dialogText = await dialog.innerText();
+  const confirmation = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Review the diff' });
+  await confirmation.waitFor({ timeout: 30_000 });
+  assert.equal(await wb.page.locator('.monaco-dialog-box').count(), 0, 'no modal covers the diff');
+  const confirmationText = await confirmation.innerText();
   await wb.screenshot('apply-diff');
-  assert.match(dialogText, /Create:/);
-  assert.match(dialogText, new RegExp(`Namespace ${NAMESPACE}`));
-  assert.match(dialogText, /RoleBinding/);
+  assert.match(confirmationText, new RegExp(`to ${env.adminContext} \\(create 2\\)\\?`));
   const proposed = await diff.locator('.modified .view-lines').innerText();
   // docs/gitlab-behaviour.md#managed-object-labels-and-annotation
   assert.match(proposed, /agent\.gitlab\.com\/id-4242/, 'the proposed objects carry GitLab labels');
 
-  await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
+  await confirmation.getByRole('button', { name: 'Apply', exact: true }).click();
   const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Apply environment \(/ });
   await toast.waitFor({ timeout: 180_000 });
   // The progress notification closes when the server answered; then the result stands alone.
@@ -107,6 +112,8 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   await wb.screenshot('apply-result');
   assert.doesNotMatch(message, /failed/i, message);
   assert.match(message, /2 created, 0 updated, 0 unchanged, 0 pruned/);
+  // The diff showed the state before applying: it is closed, not left stale.
+  await wb.page.locator('.tab').filter({ hasText: 'live ↔ proposed' }).waitFor({ state: 'detached', timeout: 30_000 });
 
   const namespace = await core.readNamespace({ name: NAMESPACE });
   assert.equal(namespace.status?.phase, 'Active');
@@ -129,11 +136,10 @@ test('a field another manager took over needs a second, explicit confirmation to
 
   await wb.focusEditor();
   await paletteCommand('GitLab Agent: Apply Environment');
-  await pick(TEMPLATE); // the context is remembered: no context picker this time
-  await pick('e2e review app');
+  const confirmation = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /\(update 1\)\? Review the diff/ });
+  await confirmation.waitFor({ timeout: 120_000 });
+  await confirmation.getByRole('button', { name: 'Apply', exact: true }).click();
   const dialog = wb.page.locator('.monaco-dialog-box');
-  await dialog.filter({ hasText: 'Update:' }).waitFor({ timeout: 120_000 });
-  await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
   const force = dialog.filter({ hasText: 'Take them over (force)?' });
   await force.waitFor({ timeout: 30_000 });
   assert.match(await force.innerText(), new RegExp(`Namespace ${NAMESPACE}: fields owned by "someone-else"`));
@@ -169,6 +175,8 @@ test('the Cluster view lists the environment; its inline Delete shows the plan, 
   const text = await dialog.innerText();
   assert.match(text, /Delete 3 objects of environment inventory/);
   assert.ok(text.indexOf(`RoleBinding ${NAMESPACE}/`) < text.indexOf(`Namespace ${NAMESPACE}`), 'reverse order: the RoleBinding before its Namespace');
+  // Issue 14: the safe button has the focus, not the destructive one.
+  assert.equal(await wb.page.evaluate('document.activeElement && document.activeElement.textContent'), 'Keep');
   await wb.screenshot('delete-confirm');
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   const others = wb.page.locator('.monaco-dialog-box').filter({ hasText: 'Delete them too?' });
@@ -178,9 +186,88 @@ test('the Cluster view lists the environment; its inline Delete shows the plan, 
   await others.getByRole('button', { name: 'Delete Them Too', exact: true }).click();
 
   const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Delete environment resources \(/ });
+  // Progress reads naturally (issue 14): never "deleting: deleting".
+  assert.doesNotMatch(await wb.page.locator('.notifications-toasts').innerText(), /deleting: deleting/);
   await toast.waitFor({ timeout: 180_000 });
   assert.match(await toast.innerText(), /2 deleted; inventory deleted/);
   await waitUntilDeleted(kc, '/api/v1/namespaces', NAMESPACE, () => core.readNamespace({ name: NAMESPACE }));
   await row.waitFor({ state: 'detached', timeout: 30_000 });
   await wb.screenshot('delete-result');
+});
+
+test('the hover on default_namespace says what a job may do there, asked of the cluster (RBAC preview)', async (t) => {
+  t.after(async () => {
+    await wb?.screenshot('hover-rbac-final-state').catch(() => undefined);
+  });
+  // The example's storefront entry: ci_job in namespace storefront; a Role there for every CI job.
+  const kc = await kubeConfig('admin');
+  const core = kc.makeApiClient(CoreV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const created = await core.createNamespace({ body: { metadata: { name: 'storefront' } } }).then(
+    () => true,
+    (err: unknown) => {
+      if (statusCode(err) !== 409) throw err;
+      return false;
+    },
+  );
+  const role = `e2e-deployer-${Date.now().toString(36)}`;
+  await rbac.createNamespacedRole({ namespace: 'storefront', body: { metadata: { name: role }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'create', 'patch'] }] } });
+  await rbac.createNamespacedRoleBinding({ namespace: 'storefront', body: { metadata: { name: role }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'gitlab:ci_job' }] } });
+  t.after(async () => {
+    if (created) await core.deleteNamespace({ name: 'storefront' }).catch(() => undefined);
+    else {
+      await rbac.deleteNamespacedRoleBinding({ namespace: 'storefront', name: role }).catch(() => undefined);
+      await rbac.deleteNamespacedRole({ namespace: 'storefront', name: role }).catch(() => undefined);
+    }
+  });
+
+  // The built-in scenarios (deploys of acme/shop/storefront among them), in the workspace settings file as a person would.
+  mkdirSync(path.join(wb.workspace, '.vscode'), { recursive: true });
+  writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'gitlabAgentConfig.usePresetScenarios': true }, null, 2));
+
+  await wb.openFile('.gitlab/agents/production-agent/config.yaml');
+  const section = wb.page.locator('.monaco-hover').filter({ hasText: 'What the job may do in the cluster' });
+  // Line 5: `      default_namespace: storefront`; hovered again until the new settings are in force.
+  let text = '';
+  for (let attempt = 0; attempt < 20 && !(await section.count()); attempt++) {
+    await wb.page.keyboard.press('Escape');
+    text = await wb.hoverAt(5, 8, 60_000);
+    await section.waitFor({ timeout: 5_000 }).catch(() => undefined);
+  }
+  await section.waitFor({ timeout: 30_000 });
+  // The hover fades in: the screenshot waits until it is drawn in full.
+  await wb.page.waitForFunction("[...document.querySelectorAll('.monaco-hover')].every((e) => getComputedStyle(e).opacity === '1' && e.getAnimations({ subtree: true }).length === 0)");
+  const shown = await section.innerText();
+  await wb.screenshot('hover-rbac');
+  assert.match(text + shown, /What the job may do in the cluster/);
+  assert.match(shown, new RegExp(`SubjectAccessReview, the kubeconfig's current context`));
+  assert.match(shown, /in storefront as ci_job: can deploy, cannot read secrets/);
+});
+
+test('a 403 is one message naming the verb, resource and identity, with what to do in the editor', async (t) => {
+  t.after(async () => {
+    await wb?.screenshot('apply-forbidden-final-state').catch(() => undefined);
+  });
+  await wb.page.keyboard.press('Escape');
+  await paletteCommand('GitLab Agent: Select Cluster Context');
+  await pick(env.restrictedContext);
+  await wb.page.locator('.statusbar-item[id$="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.restrictedContext }).waitFor({ timeout: 30_000 });
+  await wb.openFile(TEMPLATE);
+  await paletteCommand('GitLab Agent: Apply Environment');
+  const errors = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Apply environment: .*403 Forbidden/ });
+  // Several scenarios now (the built-in ones): the one applied last is listed first.
+  const scenarioRow = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="e2e review app"]').first();
+  await Promise.race([scenarioRow.waitFor({ timeout: 60_000 }), errors.first().waitFor({ timeout: 60_000 })]);
+  if (await scenarioRow.isVisible()) await scenarioRow.click();
+  await errors.first().waitFor({ timeout: 120_000 });
+  const message = await errors.first().innerText();
+  // The planning progress has gone and the message has slid in: the screenshot shows it whole.
+  await wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'planning' }).waitFor({ state: 'hidden', timeout: 30_000 });
+  await wb.page.waitForFunction("[...document.querySelectorAll('.notifications-toasts .notification-toast')].every((e) => e.getAnimations({ subtree: true }).length === 0 && getComputedStyle(e).opacity === '1')");
+  await wb.screenshot('apply-forbidden');
+  assert.equal(await errors.count(), 1, 'one message');
+  assert.match(message, /agentcfg-restricted/);
+  assert.match(message, /Forbidden/);
+  assert.match(message, /may not|cannot/);
+  assert.doesNotMatch(message, /--kubeconfig|--context|Pass /);
 });

@@ -38,7 +38,8 @@ export async function pickTemplate(): Promise<TemplateChoice | undefined> {
     return agent?.trim() ? { agentName: agent.trim(), label: BUILT_IN } : undefined;
   }
   choices.sort((a, b) => Number(b.agentName === current) - Number(a.agentName === current));
-  if (choices.length === 1) return choices[0];
+  // Working in an agent's folder says which agent: its template is taken without asking.
+  if (choices.length === 1 || (current && choices[0].agentName === current)) return choices[0];
   const pick = await vscode.window.showQuickPick(
     choices.map((c) => ({ label: c.label, description: `agent ${c.agentName}`, choice: c })),
     { title: 'Apply environment: template' },
