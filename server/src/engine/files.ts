@@ -6,9 +6,14 @@ export type FileKind =
   | { readonly kind: 'environmentTemplate'; readonly agentName: string; readonly templateName: string }
   | { readonly kind: 'other' };
 
-/** The spellings of an agent's files, relative to `.gitlab/agents/<agent>/`; the first found is used. */
-export const CONFIG_FILE_NAMES = ['config.yaml', 'config.yml'] as const;
-export const DEFAULT_TEMPLATE_FILE_NAMES = ['environment_templates/default.yaml', 'environment_templates/default.yml'] as const;
+/**
+ * The agent files GitLab reads, relative to `.gitlab/agents/<agent>/`: only these spellings. A
+ * `config.yml` or `environment_templates/default.yml` is ignored by GitLab
+ * (docs/gitlab-behaviour.md#ignored-file-names), so it is never taken as an agent's configuration
+ * or as the template a config is checked against; the file itself is still checked, with a warning.
+ */
+export const CONFIG_FILE_NAMES = ['config.yaml'] as const;
+export const DEFAULT_TEMPLATE_FILE_NAMES = ['environment_templates/default.yaml'] as const;
 
 /**
  * The one answer to "is this an agent's file": `<anything>/.gitlab/agents/<agent>/` (group 1, the

@@ -71,7 +71,7 @@ export class AgentSiblingFinder {
       try {
         return { uri: target, text: readFileSync(local, 'utf8') };
       } catch {
-        // not on disk either: try the next spelling
+        // not on disk either
       }
     }
     return null;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '../engine/files';
 
 /**
- * The agent configurations of a repository: `<root>/.gitlab/agents/<agent>/config.yaml` (or
- * `config.yml` where there is no `.yaml`), one per agent, in agent-name order.
+ * The agent configurations of a repository: `<root>/.gitlab/agents/<agent>/config.yaml`, one per
+ * agent, in agent-name order (a `config.yml` is ignored by GitLab, so its agent has no configuration).
  */
 export function agentConfigsUnder(root: string): string[] {
   const agentsDir = path.join(root, '.gitlab', 'agents');

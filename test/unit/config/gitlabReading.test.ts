@@ -8,7 +8,7 @@ import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabV
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, siblingsFrom, simulateEntries } from '../../../server/src/engine/project';
 
 // The security lints judge access, not GitLab's reading: left out here (docs/gitlab-behaviour.md#security-lints has its own tests).
 const codes = (ds: EngineDiagnostic[]) => ds.filter((d) => d.severity !== 'information' && !d.code.startsWith('security.')).map((d) => `${d.severity} ${d.code}`);
@@ -186,4 +186,14 @@ describe('removed keys by version: what each release still reads', () => {
       assert.deepEqual(codes(found), expected, JSON.stringify(found, null, 1));
     });
   }
+});
+
+// docs/gitlab-behaviour.md#ignored-file-names: a default.yml is not the template GitLab renders, so a
+// config.yaml beside it is checked against GitLab's built-in default template instead.
+test('a config.yaml whose only template is default.yml is checked against the built-in template', () => {
+  const config = 'ci_access:\n  projects:\n    - id: acme/app\n      access_as:\n        agent: {}\n      resource_management:\n        enabled: true\n';
+  const files: Record<string, string> = { 'environment_templates/default.yml': 'objects: []\n' };
+  const found = checkAgentFile({ path: 'repo/.gitlab/agents/prod/config.yaml', content: config }, DEFAULT_PROJECT_SETTINGS, siblingsFrom((name) => files[name] ?? null));
+  const crossFile = found.find((d) => d.code === 'crossFile.resourceManagementNeedsCiJob');
+  assert.match(crossFile?.message ?? '', /built-in default template/);
 });

@@ -14,16 +14,16 @@ export interface ParsedAgentConfig {
  * caches, the CLI from the disk; the engine never reads a file itself.
  */
 export interface AgentSiblings {
-  /** The agent's config.yaml (or config.yml), parsed; null when the agent has none. */
+  /** The agent's config.yaml, parsed; null when the agent has none (GitLab ignores a config.yml). */
   config(): ParsedAgentConfig | null;
-  /** The text of environment_templates/default.yaml (or .yml); null when there is none. */
+  /** The text of environment_templates/default.yaml; null when there is none (GitLab ignores a default.yml). */
   defaultTemplate(): string | null;
 }
 
 /** Reads a file of the agent directory by its path inside it (`config.yaml`, `environment_templates/default.yaml`); null when absent. */
 export type AgentFileReader = (pathInAgentDirectory: string) => string | null;
 
-/** Siblings read through a plain reader, each at most once, trying the spellings in GitLab's order. */
+/** Siblings read through a plain reader, each at most once, by the names GitLab reads. */
 export function siblingsFrom(read: AgentFileReader): AgentSiblings {
   let config: ParsedAgentConfig | null | undefined;
   let template: string | null | undefined;
