@@ -76,9 +76,8 @@ export interface JobAccess {
  * for the job's environment and ref) and whether a managed environment is prepared before it starts
  * (docs/gitlab-behaviour.md#environments-and-contexts-of-a-job).
  */
-export function accessMap(input: AccessMapInput, cache?: AccessMapCache): JobAccess[] {
+export function accessMap(input: AccessMapInput): JobAccess[] {
   const out: JobAccess[] = [];
-  const reuse = cache?.begin(input);
   for (const situation of input.scenarios) {
     const base = pipelineScenario(input, situation);
     // What rules:if reads: the situation's predefined and user variables (the pipeline's own
@@ -86,76 +85,14 @@ export function accessMap(input: AccessMapInput, cache?: AccessMapCache): JobAcc
     const evaluation = evaluatePipeline(input.pipeline, rulesIfVariables(scenarioVariables(base)));
     const outcomes = input.agents.map((agent) => outcomeFor(agent, base, input));
     for (const job of input.pipeline.jobs) {
-      const kept = reuse?.(situation.name, job);
-      if (kept) {
-        out.push(kept);
-        continue;
-      }
       const decision = evaluation.job(job);
       const environment = mappedEnvironment(evaluation, job);
       const contexts = decision.runs === false ? [] : input.agents.map((agent, i) => contextAccess(agent, job, environment, outcomes[i](job, environment)));
       const usedContexts = job.kubeContexts.map((use) => ({ context: evaluation.expand(use.context, job).name, location: use.location }));
-      const row: JobAccess = { job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, usedContexts, location: job.location };
-      cache?.keep(situation.name, job, row);
-      out.push(row);
+      out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, usedContexts, location: job.location });
     }
   }
   return out;
-}
-
-/**
- * The rows of the last map, for the editor's next one: a job whose resolved definition is the same
- * (wherever it moved) in a situation gets its row again, with its new location. Everything else that
- * decides a row — the situations, the agents, the pipeline's `variables:` and `workflow:rules`, the
- * project and options — is part of the cache's key: when any of it changes, every row is redone.
- */
-export class AccessMapCache {
-  private key = '';
-  private rows = new Map<string, JobAccess>();
-  private readonly agentIds = new WeakMap<CiAccessModel, number>();
-  private nextAgentId = 0;
-  /** Each job's meaning, computed once per map (not once per situation). */
-  private fingerprints = new WeakMap<PipelineJob, string>();
-
-  /** Starts a map; returns how to find a kept row for a job in a situation. */
-  begin(input: AccessMapInput): (situation: string, job: PipelineJob) => JobAccess | undefined {
-    const agents = input.agents.map((a) => `${a.agent.configProjectPath}:${a.agent.name}#${this.agentId(a.ciAccess)}`);
-    const key = withoutLocations([input.projectPath, input.projectId ?? null, input.defaultBranch, input.scenarios, input.options, agents, input.pipeline.variables, input.pipeline.workflowRules ?? null]);
-    const previous = key === this.key ? this.rows : new Map<string, JobAccess>();
-    this.key = key;
-    this.rows = new Map();
-    this.fingerprints = new WeakMap();
-    return (situation, job) => {
-      const id = this.id(situation, job);
-      const row = previous.get(id);
-      if (!row) return undefined;
-      const moved: JobAccess = { ...row, location: job.location, usedContexts: row.usedContexts.map((use, i) => ({ ...use, location: job.kubeContexts[i].location })) };
-      this.rows.set(id, moved);
-      return moved;
-    };
-  }
-
-  keep(situation: string, job: PipelineJob, row: JobAccess): void {
-    this.rows.set(this.id(situation, job), row);
-  }
-
-  private id(situation: string, job: PipelineJob): string {
-    let fingerprint = this.fingerprints.get(job);
-    if (fingerprint === undefined) this.fingerprints.set(job, (fingerprint = withoutLocations(job)));
-    return `${situation}\u0000${fingerprint}`;
-  }
-
-  /** Agents are compared by their parsed configuration: a new parse is a new agent. */
-  private agentId(model: CiAccessModel): number {
-    let id = this.agentIds.get(model);
-    if (id === undefined) this.agentIds.set(model, (id = this.nextAgentId++));
-    return id;
-  }
-}
-
-/** A value as JSON without its `location` fields: what a job means, not where it is written. */
-function withoutLocations(value: unknown): string {
-  return JSON.stringify(value, (key, v: unknown) => (key === 'location' ? undefined : v));
 }
 
 /** The scenario of the pipeline as a whole: the project, the ref and the situation's variables. */

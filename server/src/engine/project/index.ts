@@ -8,4 +8,3 @@ export { NO_SIBLINGS, siblingsFrom, type AgentFileReader, type AgentSiblings, ty
 export { simulateEntries, simulationTable, type ConfigSimulation, type EntrySimulation, type SimulationRow, type SimulationTable } from './simulation';
 export { pipelineAccess, type PipelineAccess, type PipelineAccessInput } from './pipelineAccess';
 export { simulateAccess, type AccessOutcome, type SimulationOptions } from '../access/simulate';
-export { AccessMapCache } from '../pipeline/accessMap';

@@ -1,6 +1,6 @@
 import type { EngineDiagnostic } from '../diagnostics';
 import { kubeContextName } from '../access/identity';
-import { accessMap, type AccessMapCache, type JobAccess, type MappedAgent } from '../pipeline/accessMap';
+import { accessMap, type JobAccess, type MappedAgent } from '../pipeline/accessMap';
 import { readPipeline } from '../pipeline/readPipeline';
 import type { Pipeline, PipelineFileReader } from '../pipeline/model';
 import { pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
@@ -22,8 +22,6 @@ export interface PipelineAccessInput {
   readonly agents: readonly MappedAgent[];
   /** Situations to map instead of the active ones (the CLI's scenario flags). */
   readonly scenarios?: readonly JobScenario[];
-  /** The rows of the previous map of the same pipeline (the editor keeps one per document): unchanged jobs keep theirs. */
-  readonly cache?: AccessMapCache;
 }
 
 export interface PipelineAccess {
@@ -50,7 +48,7 @@ export function pipelineAccess(input: PipelineAccessInput): PipelineAccess {
     scenarios,
     agents: input.agents,
     options: { target: input.settings.target, noRuleMatch: input.settings.noRuleMatch, overlongNamespace: input.settings.overlongNamespace },
-  }, input.cache);
+  });
   const knownContexts = input.agents.map((a) => kubeContextName(a.agent));
   const problems = pipeline.problems.map((p) => ({ file: p.location.file, range: p.location.range, severity: p.severity, code: p.code, message: p.message }));
   return { pipeline, scenarios: scenarios.map((s) => s.name), map, diagnostics: [...problems, ...pipelineDiagnostics(pipeline, map, knownContexts)] };

@@ -7,7 +7,7 @@ import { readCiAccess, type CiAccessModel } from '../../engine/access/model';
 import { parseYaml } from '../../engine/config/yamlDocument';
 import { classifyPath } from '../../engine/files';
 import type { MappedAgent } from '../../engine/pipeline/accessMap';
-import { AccessMapCache, pipelineAccess, type PipelineAccess } from '../../engine/project';
+import { pipelineAccess, type PipelineAccess } from '../../engine/project';
 import type { ServerSettings } from '../../protocol';
 import type { DocumentModels } from '../documentModels';
 import { agentConfigsUnder } from '../../workspace/agentConfigs';
@@ -30,8 +30,6 @@ export function isPipelineDocument(uri: string): boolean {
 export class PipelineService {
   private readonly cache = new Map<string, { key: string; settings: ServerSettings; result: PipelineAccess }>();
   private readonly onDisk = new Map<string, { mtimeMs: number; ciAccess: CiAccessModel }>();
-  /** Per pipeline document: the last map's rows, so an edit re-maps only the jobs it changed. */
-  private readonly mapCaches = new Map<string, AccessMapCache>();
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -76,7 +74,6 @@ export class PipelineService {
       projectPath: this.projectOf(file, settings),
       settings,
       agents: agents.map((a) => a.mapped),
-      cache: this.mapCaches.get(document.uri) ?? this.mapCaches.set(document.uri, new AccessMapCache()).get(document.uri)!,
     });
     this.cache.set(document.uri, { key, settings, result });
     return result;
@@ -84,7 +81,6 @@ export class PipelineService {
 
   forget(uri: string): void {
     this.cache.delete(uri);
-    this.mapCaches.delete(uri);
   }
 
   /** An included file: open (unsaved edits count) or on disk, inside the repository root only. */
