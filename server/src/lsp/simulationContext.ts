@@ -5,11 +5,15 @@ import type { ServerSettings } from '../protocol';
 import { configProjectPathFromGit } from '../workspace/gitRemote';
 import { documentPath, localFilePath } from './uriPaths';
 
-/** Project path per config file, from its git remote; bounded (least recently used goes first). */
+/** Project path per file, from its git remote; bounded (least recently used goes first). */
 const gitCache = new Map<string, string | null>();
 const GIT_CACHE_SIZE = 64;
 
-function configProjectPathFor(file: string): string | null {
+/**
+ * The project path of the repository holding `file`, from its git remote, remembered: features ask
+ * on every request, and reading `.git/config` each time would put file I/O on every keystroke.
+ */
+export function projectPathFromGit(file: string): string | null {
   if (gitCache.has(file)) {
     const hit = gitCache.get(file)!;
     gitCache.delete(file);
@@ -29,7 +33,7 @@ function configProjectPathFor(file: string): string | null {
 export function projectSettings(uri: string, settings: ServerSettings): ProjectSettings {
   if (settings.configProjectPath) return settings;
   const local = localFilePath(uri);
-  const configProjectPath = local === null ? '' : (configProjectPathFor(local) ?? '');
+  const configProjectPath = local === null ? '' : (projectPathFromGit(local) ?? '');
   return configProjectPath ? { ...settings, configProjectPath } : settings;
 }
 

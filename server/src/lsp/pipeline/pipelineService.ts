@@ -11,7 +11,7 @@ import { pipelineAccess, type PipelineAccess } from '../../engine/project';
 import type { ServerSettings } from '../../protocol';
 import type { DocumentModels } from '../documentModels';
 import { agentConfigsUnder } from '../../workspace/agentConfigs';
-import { configProjectPathFromGit } from '../../workspace/gitRemote';
+import { projectPathFromGit } from '../simulationContext';
 import { documentPath, localFilePath } from '../uriPaths';
 
 /** The project a pipeline is mapped for when neither a setting nor the git remote names it. */
@@ -38,7 +38,7 @@ export class PipelineService {
 
   /** The project the pipeline at `file` runs in: the setting, else its git remote. */
   projectOf(file: string | null, settings: ServerSettings): string {
-    return settings.pipelineProjectPath || (file === null ? null : configProjectPathFromGit(file)) || UNKNOWN_PROJECT;
+    return settings.pipelineProjectPath || (file === null ? null : projectPathFromGit(file)) || UNKNOWN_PROJECT;
   }
 
   /**
@@ -112,7 +112,7 @@ export class PipelineService {
       if (root !== null && path.dirname(path.dirname(path.dirname(path.dirname(file)))) === root) beside.add(file);
     }
     const elsewhere = settings.agentConfigs.map((extra) => (root !== null ? path.resolve(root, extra) : extra)).filter((file) => !beside.has(file));
-    const found = [...[...beside].sort().map((file) => ({ file, project: settings.configProjectPath || (configProjectPathFromGit(file) ?? '') })), ...elsewhere.map((file) => ({ file, project: configProjectPathFromGit(file) ?? settings.configProjectPath }))];
+    const found = [...[...beside].sort().map((file) => ({ file, project: settings.configProjectPath || (projectPathFromGit(file) ?? '') })), ...elsewhere.map((file) => ({ file, project: projectPathFromGit(file) ?? settings.configProjectPath }))];
     return found.flatMap(({ file, project }) => {
       const kind = classifyPath(file);
       if (kind.kind !== 'agentConfig') return [];
