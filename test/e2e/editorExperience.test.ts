@@ -46,25 +46,31 @@ test('code lenses stay while a half-typed line breaks the YAML; the edited entry
   assert.equal(before.length, 2, before.join('\n'));
   // The first entry's namespace is being retyped with a quote not yet closed: the file cannot be read as YAML.
   await wb.replaceLine(6, '          namespace: "rel');
-  await wb.waitForProblem((p) => /quote/i.test(p.message), 60_000);
-  // The user keeps typing in the broken value.
-  await wb.page.keyboard.type('ea', { delay: 150 });
-  await lenses()
-    .filter({ hasText: 'invalid: GitLab would reject this file' })
-    .first()
-    .waitFor({ state: 'attached', timeout: 30_000 })
-    .catch(async (err: unknown) => {
-      await wb.screenshot('lenses-stable-while-typing-failed');
-      throw new Error(`lenses: ${(await lenses().allTextContents()).join(' | ')}`, { cause: err });
-    });
-  const during = await lenses().allTextContents();
-  await wb.screenshot('lenses-stable-while-typing');
-  assert.equal(during.length, 2, during.join('\n'));
-  assert.ok(during.some((t) => t === 'CI access: 4/4 scenarios authorized · api'), during.join('\n'));
-  assert.ok(during.some((t) => /^CI access: invalid: GitLab would reject this file · YAML syntax error on line \d+$/.test(t)), during.join('\n'));
-  // Undo the line for the next tests.
-  await wb.replaceLine(6, '          namespace: releases');
-  await wb.waitForNoProblem((p) => /quote/i.test(p.message), 60_000);
+  try {
+    await wb.waitForProblem((p) => /quote/i.test(p.message), 60_000);
+    // The user keeps typing in the broken value. Reading the Problems panel moved the focus there,
+    // and VS Code cancels a pending code lens request when the editor loses focus
+    // (codelensController: onDidBlurEditorText → scheduler.cancel()), so type in the editor again.
+    await wb.goTo(6, 26);
+    await wb.page.keyboard.type('ea', { delay: 150 });
+    await lenses()
+      .filter({ hasText: 'invalid: GitLab would reject this file' })
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 })
+      .catch(async (err: unknown) => {
+        await wb.screenshot('lenses-stable-while-typing-failed');
+        throw new Error(`lenses: ${(await lenses().allTextContents()).join(' | ')}`, { cause: err });
+      });
+    const during = await lenses().allTextContents();
+    await wb.screenshot('lenses-stable-while-typing');
+    assert.equal(during.length, 2, during.join('\n'));
+    assert.ok(during.some((t) => t === 'CI access: 4/4 scenarios authorized · api'), during.join('\n'));
+    assert.ok(during.some((t) => /^CI access: invalid: GitLab would reject this file · YAML syntax error on line \d+$/.test(t)), during.join('\n'));
+  } finally {
+    // Undo the line for the next tests, also when this one failed.
+    await wb.replaceLine(6, '          namespace: releases');
+    await wb.waitForNoProblem((p) => /quote/i.test(p.message), 60_000);
+  }
 });
 
 test('the if: hover shows each variable per scenario and notes a variable no scenario sets', async () => {
