@@ -64,6 +64,8 @@ async function packRunnerExtension(dir: string, suite: string, resultFile: strin
     engines: { vscode: '^1.91.0' },
     main: './main.js',
     activationEvents: ['onStartupFinished'],
+    // What the .vsix holds; without it vsce warns that nothing says so.
+    files: ['main.js'],
   };
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(
