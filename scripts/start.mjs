@@ -9,13 +9,14 @@
 //                                              ... then stop (proves that `npm start` works)
 //   npm start -- --no-cluster                  without the local Kubernetes control plane
 // By default it also starts the project's control plane (test/cluster: cached build, 127.0.0.1 only;
-// left alone if it already runs), points the examples workspace at its kubeconfig (the workspace
-// setting gitlabAgentConfig.cluster.kubeconfig in examples/.vscode/settings.json, git-ignored), and
-// stops it on exit when it started it.
+// left alone if it already runs), points the examples workspace at its kubeconfig and gives it the
+// ids and scenario Apply Environment needs (scripts/lib/example-workspace.mjs; workspace settings in
+// examples/.vscode/settings.json, git-ignored, undone on exit), and stops it on exit when it started it.
 // The screenshot options can also come from SCREENSHOT=<file> and EXIT_AFTER_SCREENSHOT=1.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { root, ensureNodeModules, step } from './lib/proc.mjs';
+import { exampleWorkspaceSettings, writeWorkspaceSettings } from './lib/example-workspace.mjs';
 
 const BROKEN_CONFIG = '.gitlab/agents/broken-agent/config.yaml';
 
@@ -90,36 +91,6 @@ async function takeScreenshot(url, file, chromiumPath) {
   }
 }
 
-const KUBECONFIG_SETTING = 'gitlabAgentConfig.cluster.kubeconfig';
-
-/**
- * Points the workspace at `kubeconfig` (its settings.json, created if missing); returns how to undo
- * it. A settings file that is not plain JSON is left alone (the user is told what to set).
- */
-function pointWorkspaceAt(folder, kubeconfig) {
-  const file = path.join(folder, '.vscode', 'settings.json');
-  const existed = existsSync(file);
-  let settings = {};
-  if (existed) {
-    try {
-      settings = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      console.log(`[start] ${file} is not plain JSON; set "${KUBECONFIG_SETTING}": "${kubeconfig}" there yourself`);
-      return () => {};
-    }
-  }
-  const before = settings[KUBECONFIG_SETTING];
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ ...settings, [KUBECONFIG_SETTING]: kubeconfig }, null, 2) + '\n');
-  return () => {
-    if (!existed) return rmSync(path.dirname(file), { recursive: true, force: true });
-    const now = JSON.parse(readFileSync(file, 'utf8'));
-    if (before === undefined) delete now[KUBECONFIG_SETTING];
-    else now[KUBECONFIG_SETTING] = before;
-    writeFileSync(file, JSON.stringify(now, null, 2) + '\n');
-  };
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   await ensureNodeModules();
@@ -158,7 +129,7 @@ async function main() {
     const control = await import('./lib/cluster-control.mjs');
     const { started, state } = await control.up();
     cluster = { control, started, state };
-    undoSettings = pointWorkspaceAt(folder, state.kubeconfig);
+    undoSettings = writeWorkspaceSettings(folder, exampleWorkspaceSettings(state.kubeconfig), (m) => console.log(`[start] ${m}`));
     console.log(`[start] ${started ? 'started' : 'already running (left running on exit)'}: ${state.server}, kubeconfig ${state.kubeconfig}`);
   }
 
@@ -192,7 +163,7 @@ async function main() {
   │   ${server.url}
   │
   │ Open ${BROKEN_CONFIG} to see the diagnostics. Ctrl-C stops it.
-  │ ${cluster ? `Cluster: context ${cluster.state.adminContext} of ${cluster.state.kubeconfig} (workspace setting);\n  │ run "GitLab Agent: Apply Environment" on the production-agent example.` : 'No cluster (--no-cluster): set gitlabAgentConfig.cluster.kubeconfig to use one.'}
+  │ ${cluster ? `Cluster: context ${cluster.state.adminContext} of ${cluster.state.kubeconfig} (workspace setting);\n  │ open production-agent's config.yaml and run "GitLab Agent: Apply Environment".` : 'No cluster (--no-cluster): set gitlabAgentConfig.cluster.kubeconfig to use one.'}
   └──────────────────────────────────────────────────────────────────────────
 `);
 

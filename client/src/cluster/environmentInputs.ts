@@ -55,12 +55,16 @@ export async function pickScenario(active: readonly ScenarioSetting[], memory: v
     return undefined;
   }
   if (scenarios.length === 1) return scenarios[0];
+  // The workspace may say which one Apply renders (npm start does for the example): then nothing is asked.
+  const named = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster').get<string>('applyScenario', '').trim();
+  const chosen = named ? scenarios.find((s) => s.name === named) : undefined;
+  if (chosen) return chosen;
   // The scenario applied last comes first: applying the same environment again is one Enter.
   const last = memory.get<string>(LAST_SCENARIO_KEY);
   const ordered = [...scenarios].sort((a, b) => Number(b.name === last) - Number(a.name === last));
   const pick = await vscode.window.showQuickPick(
     ordered.map((s) => ({ label: s.name, description: `environment ${s.environmentName} · ref ${s.ref}${s.name === last ? ' · last applied' : ''}`, scenario: s })),
-    { title: 'Apply environment: CI scenario' },
+    { title: 'Apply environment: CI scenario', ...(named ? { placeholder: `No scenario "${named}" (setting gitlabAgentConfig.cluster.applyScenario) has an environment; pick one` } : {}) },
   );
   if (pick) await memory.update(LAST_SCENARIO_KEY, pick.scenario.name);
   return pick?.scenario;
@@ -82,7 +86,7 @@ async function knownOrAsked<T extends string | number>(memory: vscode.Memento, k
   return asked;
 }
 
-/** The project path of the workspace's git remote `origin` (`git@host:acme/shop.git` → `acme/shop`), read from `.git/config`. */
+/** The project path of the workspace's git remote `origin` (`git@host:acme/shop.git` → `acme/shop`), read from `.git/config`: the project this workspace is. */
 async function projectPathFromGitRemote(): Promise<string | undefined> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     try {
@@ -99,21 +103,23 @@ async function projectPathFromGitRemote(): Promise<string | undefined> {
 
 /**
  * The ids GitLab would put in the template data (`.agent.id`, `.project.id`, `.project.path`): from
- * the `gitlabAgentConfig.cluster.*` settings, else what this workspace remembers, else asked once
- * (the project path proposed from the scenario or the git remote).
+ * the settings, else what this workspace remembers, else read or asked once. The project path is
+ * the scenario's, `cluster.projectPath`, or the project whose pipeline the workspace holds
+ * (`pipelineProjectPath`), else the git remote's (the project this workspace is); the numeric ids
+ * are in no file, so they are asked when no setting gives them.
  */
 export async function scenarioArgs(template: TemplateChoice, scenario: ScenarioSetting, memory: vscode.Memento): Promise<EnvironmentScenarioArgs | undefined> {
   const settings = vscode.workspace.getConfiguration('gitlabAgentConfig');
   const cluster = vscode.workspace.getConfiguration('gitlabAgentConfig.cluster');
   const agentId = await knownOrAsked(memory, rememberedKey('agentId', template.agentName), cluster.get<number>('agentId', 0), () => askNumber(`Numeric id of agent ${template.agentName} (.agent.id; asked once for this workspace)`));
   if (agentId === undefined) return undefined;
-  const projectPath = await knownOrAsked(memory, rememberedKey('projectPath', template.agentName), scenario.projectPath || cluster.get<string>('projectPath', '').trim(), async () => {
-    const proposed = await projectPathFromGitRemote();
+  // Read, not remembered: a changed setting or remote is followed.
+  const known = scenario.projectPath || cluster.get<string>('projectPath', '').trim() || settings.get<string>('pipelineProjectPath', '').trim() || (await projectPathFromGitRemote());
+  const projectPath = await knownOrAsked(memory, rememberedKey('projectPath', template.agentName), known, async () => {
     return (
       await vscode.window.showInputBox({
         title: 'Apply environment',
         prompt: 'Full path of the CI project (.project.path), e.g. acme/shop/app; asked once for this workspace',
-        ...(proposed ? { value: proposed } : {}),
         validateInput: (v) => (v.trim() ? null : 'Required'),
       })
     )?.trim();
