@@ -17,7 +17,14 @@ export async function addScenario(): Promise<void> {
   void vscode.window.showInformationMessage(`Scenario "${name.trim()}" added.`);
 }
 
-/** "Edit Scenarios": the settings editor filtered to the scenario settings. */
+/**
+ * "Edit Scenarios": the settings editor filtered to the scenarios, on the tab they are defined in —
+ * workspace or user (the setting is window-scoped: folders cannot hold it); where "Add CI Scenario"
+ * would write them when they are defined nowhere yet.
+ */
 export async function editScenarios(): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.openSettings', 'gitlabAgentConfig.scenarios');
+  const defined = vscode.workspace.getConfiguration('gitlabAgentConfig').inspect('scenarios');
+  const inWorkspace = defined?.workspaceValue !== undefined || (defined?.globalValue === undefined && vscode.workspace.workspaceFolders !== undefined);
+  const query = { query: 'gitlabAgentConfig.scenarios' };
+  await vscode.commands.executeCommand(inWorkspace ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openGlobalSettings', query);
 }

@@ -1,15 +1,41 @@
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { PIPELINE_JOBS_REQUEST, SIMULATE_REQUEST, type PipelineJobsResult, type SimulateParams, type SimulateResult } from '../../server/src/protocol';
+import {
+  PIPELINE_JOBS_REQUEST,
+  SIMULATE_REQUEST,
+  SIMULATION_ACCESS_REQUEST,
+  type PipelineJobsResult,
+  type SimulateParams,
+  type SimulateResult,
+  type SimulationAccessAnswer,
+  type SimulationAccessParams,
+  type SimulationAccessResult,
+} from '../../server/src/protocol';
+import { matrixPage } from './simulationMatrix/page';
+import { escapeHtml, renderView, type ClusterAnswers } from './simulationMatrix/render';
+
+/** What the page posts: see simulationMatrix/webviewScript.ts. */
+type ViewMessage =
+  | { type: 'ready' }
+  | { type: 'reveal'; file: 'config' | 'pipeline'; line: number }
+  | { type: 'check'; keys: string[] }
+  | { type: 'editScenarios' }
+  | { type: 'setProject' };
 
 /**
- * The "Simulate CI access" results view: scenario × entry → authorized, via, rule, namespace,
- * identity, problems. It follows one agent configuration and refreshes as the file or the
- * scenario settings change.
+ * The "Simulate CI access" view: entries × scenarios, each cell what the job gets and what decided
+ * it (a click reveals that line), the pipeline's jobs below, and on request the cluster's RBAC
+ * answer per cell. It follows one agent configuration and refreshes as it or the settings change.
  */
 export class SimulationView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private uri: vscode.Uri | undefined;
+  private last: { result: SimulateResult; jobs: PipelineJobsResult } | undefined;
+  /** The cluster's answers by access key, kept across refreshes (a key names one identity × namespace). */
+  private answers = new Map<string, SimulationAccessAnswer>();
+  private clusterStatus: string | null = null;
+  private checking = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -25,10 +51,13 @@ export class SimulationView implements vscode.Disposable {
   }
 
   async show(uri: vscode.Uri): Promise<void> {
+    if (this.uri?.toString() !== uri.toString()) this.forgetCluster();
     this.uri = uri;
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('gitlabAgentConfig.simulation', 'CI access simulation', vscode.ViewColumn.Beside, { enableScripts: false });
+      this.panel = vscode.window.createWebviewPanel('gitlabAgentConfig.simulation', 'CI access simulation', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
       this.panel.onDidDispose(() => (this.panel = undefined));
+      this.panel.webview.onDidReceiveMessage((message: ViewMessage) => void this.onMessage(message));
+      this.panel.webview.html = matrixPage(randomBytes(16).toString('base64'));
     } else {
       this.panel.reveal(vscode.ViewColumn.Beside, true);
     }
@@ -43,20 +72,102 @@ export class SimulationView implements vscode.Disposable {
   private async refresh(): Promise<void> {
     const client = this.client();
     if (!this.panel || !this.uri) return;
-    if (!client?.isRunning()) {
-      this.panel.webview.html = page('<p>The language server is not running.</p>');
-      return;
-    }
+    if (!client?.isRunning()) return this.showMessage('The language server is not running.');
     try {
       // The server only knows open documents: make sure this one is open.
       await vscode.workspace.openTextDocument(this.uri);
       const params = { uri: this.uri.toString() } satisfies SimulateParams;
       const [result, jobs] = await Promise.all([client.sendRequest<SimulateResult>(SIMULATE_REQUEST, params), client.sendRequest<PipelineJobsResult>(PIPELINE_JOBS_REQUEST, params)]);
-      this.panel.title = `CI access: ${result.agent}`;
-      this.panel.webview.html = page(render(result, vscode.workspace.asRelativePath(this.uri)) + renderJobs(jobs, result.context));
+      this.last = { result, jobs };
+      this.render();
     } catch (err) {
-      this.panel.webview.html = page(`<p class="error">Simulation failed: ${escapeHtml(err instanceof Error ? err.message : String(err))}</p>`);
+      this.showMessage(`Simulation failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  private render(): void {
+    if (!this.panel || !this.uri || !this.last) return;
+    const { result, jobs } = this.last;
+    this.panel.title = `CI access: ${result.agent}`;
+    const cluster: ClusterAnswers = { byKey: this.answers, status: this.clusterStatus, checking: this.checking };
+    void this.panel.webview.postMessage({ type: 'render', ...renderView(result, jobs, vscode.workspace.asRelativePath(this.uri), cluster) });
+  }
+
+  private showMessage(text: string): void {
+    void this.panel?.webview.postMessage({ type: 'render', head: `<p class="warn">${escapeHtml(text)}</p>`, matrix: '', jobs: '' });
+  }
+
+  private async onMessage(message: ViewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        // A page shown again after being hidden starts empty: give it the last table at once.
+        if (this.last) this.render();
+        return;
+      case 'reveal':
+        return this.reveal(message.file, message.line);
+      case 'check':
+        return this.checkCluster(message.keys);
+      case 'editScenarios':
+        await vscode.commands.executeCommand('gitlabAgentConfig.editScenarios');
+        return;
+      case 'setProject':
+        return this.askProjectPath();
+    }
+  }
+
+  /** Shows the line in the config's (or the pipeline's) editor, in the column it is already open in. */
+  private async reveal(file: 'config' | 'pipeline', line: number): Promise<void> {
+    if (!this.uri || !this.last) return;
+    // The pipeline's path is relative to the repository root, three folders above `.gitlab/agents/<agent>/`.
+    const uri = file === 'config' ? this.uri : vscode.Uri.joinPath(this.uri, '..', '..', '..', '..', this.last.jobs.pipeline ?? '.gitlab-ci.yml');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    const at = new vscode.Position(line, document.lineAt(Math.min(line, document.lineCount - 1)).firstNonWhitespaceCharacterIndex);
+    await vscode.window.showTextDocument(document, { viewColumn: open?.viewColumn ?? vscode.ViewColumn.One, selection: new vscode.Range(at, at) });
+  }
+
+  /** One bounded batch, only when asked: the server asks the selected cluster about the keys shown. */
+  private async checkCluster(keys: string[]): Promise<void> {
+    const client = this.client();
+    if (!client?.isRunning() || !this.uri || this.checking) return;
+    if (!keys.length) {
+      this.clusterStatus = 'No authorized cell shown: nothing to ask (cells acting as the agent are not asked).';
+      return this.render();
+    }
+    this.checking = true;
+    this.render();
+    try {
+      const result = await client.sendRequest<SimulationAccessResult>(SIMULATION_ACCESS_REQUEST, { uri: this.uri.toString(), keys } satisfies SimulationAccessParams);
+      for (const answer of result.answers) this.answers.set(answer.key, answer);
+      const failed = result.answers.filter((a) => !a.ok).length;
+      this.clusterStatus = result.unavailable
+        ? `Not asked: ${result.unavailable}.`
+        : `Asked at ${new Date().toLocaleTimeString()}: ${result.answers.length} identities × namespaces${failed ? `, ${failed} the cluster could not answer` : ''}${result.skipped ? `; ${result.skipped} more not asked (filter the rows to ask about them)` : ''}.`;
+    } catch (err) {
+      this.clusterStatus = `The check failed: ${err instanceof Error ? err.message : String(err)}`;
+    } finally {
+      this.checking = false;
+      this.render();
+    }
+  }
+
+  /** Asked once: the agent's configuration project, saved in the workspace's settings (a window-scoped setting: no folder scope). */
+  private async askProjectPath(): Promise<void> {
+    const value = await vscode.window.showInputBox({
+      title: 'Agent configuration project',
+      prompt: 'Full path of the GitLab project holding .gitlab/agents/ (names the kubeconfig context <project>:<agent>)',
+      placeHolder: 'acme/infra/agents',
+      validateInput: (v) => (/^[^\s/]+(\/[^\s/]+)+$/.test(v.trim()) ? null : 'A full project path, e.g. group/project'),
+    });
+    if (!value) return;
+    const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await vscode.workspace.getConfiguration('gitlabAgentConfig').update('configProjectPath', value.trim(), target);
+  }
+
+  /** Answers belong to one config's identities; another config starts without them. */
+  private forgetCluster(): void {
+    this.answers = new Map();
+    this.clusterStatus = null;
   }
 
   dispose(): void {
@@ -64,48 +175,4 @@ export class SimulationView implements vscode.Disposable {
     this.panel?.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
-}
-
-function render(result: SimulateResult, file: string): string {
-  const rows = result.rows
-    .map(
-      (r) => `<tr class="${r.authorized ? 'yes' : 'no'}">
-  <td>${escapeHtml(r.scenario)}</td><td>${escapeHtml(r.project)}</td><td>${r.authorized ? '✓ yes' : '✗ no'}</td>
-  <td>${escapeHtml(r.via ?? '—')}</td><td>${r.rule ?? '—'}</td><td><code>${escapeHtml(r.namespace ?? '—')}</code></td>
-  <td>${escapeHtml(r.identity ?? '—')}</td>
-  <td>${escapeHtml([...r.problems, ...(r.denial ? [r.denial] : [])].filter(Boolean).join('; '))}</td></tr>`,
-    )
-    .join('\n');
-  return `<h2>Agent <code>${escapeHtml(result.agent)}</code> — kubeconfig context <code>${escapeHtml(result.context)}</code></h2>
-<p>${escapeHtml(file)} · scenarios: ${result.scenarios.map(escapeHtml).join(', ')}</p>
-<table><thead><tr><th>scenario</th><th>project</th><th>authorized</th><th>via</th><th>rule</th><th>namespace</th><th>identity</th><th>problems</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="8">No ci_access entries.</td></tr>'}</tbody></table>`;
-}
-
-/** The jobs of the pipeline beside the agent that get (or are refused) this agent's context. */
-function renderJobs(jobs: PipelineJobsResult, context: string): string {
-  if (jobs.pipeline === null) return '';
-  const rows = jobs.rows
-    .map(
-      (r) => `<tr class="${r.authorized ? 'yes' : 'no'}">
-  <td>${escapeHtml(r.job)}</td><td>${escapeHtml(r.scenario)}</td><td>${r.authorized ? '✓ yes' : '✗ no'}</td>
-  <td>${escapeHtml(r.environment ?? '—')}</td><td><code>${escapeHtml(r.namespace ?? '—')}</code></td><td>${escapeHtml(r.identity ?? '—')}</td>
-  <td>${escapeHtml([r.runs === 'depends' ? 'runs depending on changed files' : r.when === 'manual' ? 'manual job' : '', r.managedEnvironment ? 'managed environment prepared first' : '', r.reason ?? ''].filter(Boolean).join('; '))}</td></tr>`,
-    )
-    .join('\n');
-  return `<h2>Jobs of this repository's pipeline</h2>
-<p>${escapeHtml(jobs.pipeline)} of <code>${escapeHtml(jobs.project)}</code>: the jobs that run, and what context <code>${escapeHtml(context)}</code> gives them</p>
-<table><thead><tr><th>job</th><th>situation</th><th>authorized</th><th>environment</th><th>namespace</th><th>identity</th><th>notes</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="7">No job runs in any situation.</td></tr>'}</tbody></table>`;
-}
-
-function page(body: string): string {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';">
-<style>body{font-family:var(--vscode-font-family);color:var(--vscode-foreground)}table{border-collapse:collapse;width:100%}
-td,th{border:1px solid var(--vscode-panel-border);padding:3px 6px;text-align:left;vertical-align:top}tr.no td:nth-child(3){color:var(--vscode-errorForeground)}
-tr.yes td:nth-child(3){color:var(--vscode-testing-iconPassed)}.error{color:var(--vscode-errorForeground)}</style></head><body>${body}</body></html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

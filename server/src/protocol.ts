@@ -100,13 +100,51 @@ export interface SimulationRow {
   /** Why the job gets no access; null when authorized. */
   readonly denial: string | null;
   readonly explanation: readonly string[];
+  /** The entry simulated, as the view labels its row: `project acme/web`, `group acme`, `instance`. */
+  readonly entry: string;
+  /** What decided the outcome (0-based line): the rule that matched, else the winning entry, else this row's entry. */
+  readonly decidedLine: number | null;
+  /** The identity × namespace the RBAC check asks about ({@link SIMULATION_ACCESS_REQUEST}); null when denied or acting as the agent. */
+  readonly accessKey: string | null;
 }
 
 export interface SimulateResult {
   readonly agent: string;
   readonly context: string;
+  /** Where the configuration project in `context` comes from; null: unknown, `context` holds a placeholder. */
+  readonly contextSource: 'setting' | 'git remote' | null;
+  /** The cluster {@link SIMULATION_ACCESS_REQUEST} would ask, or why none can be asked. */
+  readonly cluster: { readonly context: string | null } | { readonly unavailable: string };
   readonly scenarios: readonly string[];
   readonly rows: readonly SimulationRow[];
+}
+
+/**
+ * `gitlabAgentConfig/simulationAccess`: the RBAC preview for the results view — what the connected
+ * cluster lets each identity × namespace (a row's `accessKey`) do, asked once per key in one bounded
+ * batch when the user asks, never while typing.
+ */
+export const SIMULATION_ACCESS_REQUEST = 'gitlabAgentConfig/simulationAccess';
+
+export interface SimulationAccessParams {
+  readonly uri: string;
+  /** The keys to ask about (the rows shown); keys the current simulation no longer gives are ignored. */
+  readonly keys: readonly string[];
+}
+
+export interface SimulationAccessAnswer {
+  readonly key: string;
+  /** true: `text` is the cluster's summary; false: `text` says why the cluster could not answer. */
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+export interface SimulationAccessResult {
+  /** Why nothing was asked (no cluster selected, untrusted workspace); null when asked. */
+  readonly unavailable: string | null;
+  readonly answers: readonly SimulationAccessAnswer[];
+  /** Keys left unasked to keep the batch bounded. */
+  readonly skipped: number;
 }
 
 /**

@@ -72,7 +72,7 @@ const pipelines = new PipelineFeature(connection, documents, settings, models);
 new HoverFeature(connection, models, settings, simulations, pipelines, cluster.accessPreview);
 new InlayHintsFeature(connection, documents, models, settings, simulations);
 new CodeLensFeature(connection, documents, models, settings, simulations, pipelines, published);
-new SimulateRequestFeature(connection, documents, settings, simulations);
+new SimulateRequestFeature(connection, documents, settings, simulations, cluster.accessPreview);
 new PipelineJobsRequest(connection, settings, pipelines.service);
 new AccessDiffRequest(connection, settings);
 new CodeActionsFeature(connection);

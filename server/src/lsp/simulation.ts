@@ -3,6 +3,7 @@ import { simulateEntries, simulationTable, type ConfigSimulation } from '../engi
 import type { ServerSettings, SimulateResult } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import { simulationContext } from './simulationContext';
+import { viewRows } from './simulationTable';
 
 /**
  * The engine's simulation of a document, kept once per document version and settings; hover,
@@ -26,7 +27,10 @@ export class SimulationService {
   }
 
   /** The table the "Simulate CI access" view shows. */
-  table(document: TextDocument, settings: ServerSettings): SimulateResult {
-    return simulationTable({ parsed: this.models.get(document), ciAccess: this.models.ciAccess(document) }, this.get(document, settings));
+  table(document: TextDocument, settings: ServerSettings): Omit<SimulateResult, 'contextSource' | 'cluster'> {
+    const config = { parsed: this.models.get(document), ciAccess: this.models.ciAccess(document) };
+    const simulation = this.get(document, settings);
+    const table = simulationTable(config, simulation);
+    return { ...table, rows: viewRows(config, simulation, table) };
   }
 }

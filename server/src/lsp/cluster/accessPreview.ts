@@ -21,6 +21,14 @@ const KEEP_MS = 30_000;
 const HOVER_WAIT_MS = 4_000;
 /** At most this many distinct identity × namespace pairs per hover (each is one batch of reviews). */
 const MAX_PAIRS = 4;
+/** The simulation view's batch: pairs asked at once (each a batch of reviews itself), and how long the user waits at most. */
+const VIEW_CONCURRENCY = 2;
+const VIEW_WAIT_MS = 30_000;
+
+/** One identity × namespace, as the answers are kept and as the simulation view names its cells' questions. */
+export function previewKey(identity: JobIdentity, namespace: string | null): string {
+  return JSON.stringify([identity, namespace]);
+}
 
 export class AccessPreviewService {
   private target: ClusterTarget | null = null;
@@ -40,13 +48,39 @@ export class AccessPreviewService {
     });
   }
 
+  /** The cluster a preview would ask, or why none can be asked (the simulation view says so before anyone clicks). */
+  availability(): { context: string | null } | { unavailable: string } {
+    if (!this.trust.isTrusted) return { unavailable: 'this workspace is not trusted, so no cluster is asked (Manage Workspace Trust)' };
+    if (!this.target) return { unavailable: "no cluster is selected: pick a context with 'GitLab Agent: Select Cluster Context' or set gitlabAgentConfig.cluster.kubeconfig" };
+    return { context: this.target.context ?? null };
+  }
+
+  /**
+   * The answers for the simulation view's pairs, keyed by {@link previewKey}: asked {@link VIEW_CONCURRENCY}
+   * pairs at a time through the same short-lived cache as hovers, each waited for {@link VIEW_WAIT_MS} at most.
+   */
+  async review(requests: readonly Omit<PreviewRequest, 'scenario'>[]): Promise<Map<string, AccessReviewAnswer>> {
+    const target = this.target;
+    const answers = new Map<string, AccessReviewAnswer>();
+    if (!target || !this.trust.isTrusted) return answers;
+    const queue = [...new Map(requests.map((r) => [previewKey(r.identity, r.namespace), r])).entries()];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [key, pair] = next;
+        answers.set(key, await this.withDeadline(this.answer(target, key, pair), VIEW_WAIT_MS, 'check again to see it'));
+      }
+    };
+    await Promise.all(Array.from({ length: VIEW_CONCURRENCY }, worker));
+    return answers;
+  }
+
   /** The markdown section, or undefined when no cluster is connected (nothing to say, nothing guessed). */
   async section(requests: readonly PreviewRequest[]): Promise<string | undefined> {
     const target = this.target;
     if (!target || !this.trust.isTrusted || requests.length === 0) return undefined;
     const pairs = new Map<string, PreviewRequest & { scenarios: string[] }>();
     for (const r of requests) {
-      const key = JSON.stringify([r.identity, r.namespace]);
+      const key = previewKey(r.identity, r.namespace);
       const pair = pairs.get(key);
       if (pair) pair.scenarios.push(r.scenario);
       else pairs.set(key, { ...r, scenarios: [r.scenario] });
@@ -54,7 +88,7 @@ export class AccessPreviewService {
     const shown = [...pairs.entries()].slice(0, MAX_PAIRS);
     const lines = await Promise.all(
       shown.map(async ([key, pair]) => {
-        const answer = await this.withDeadline(this.answer(target, key, pair));
+        const answer = await this.withDeadline(this.answer(target, key, pair), HOVER_WAIT_MS, 'hover again to see it');
         const who = pair.scenarios.map((s) => `*${s}*`).join(', ');
         return answer.ok ? `- ${who}: ${answer.summary}` : `- ${who}: the cluster cannot answer — ${answer.message}`;
       }),
@@ -64,7 +98,7 @@ export class AccessPreviewService {
     return [`**What the job may do in the cluster** (SubjectAccessReview, ${context})`, '', ...lines, ...more].join('\n');
   }
 
-  private answer(target: ClusterTarget, key: string, pair: PreviewRequest): Promise<AccessReviewAnswer> {
+  private answer(target: ClusterTarget, key: string, pair: Omit<PreviewRequest, 'scenario'>): Promise<AccessReviewAnswer> {
     const cacheKey = JSON.stringify([target, key]);
     const kept = this.answers.get(cacheKey);
     if (kept && Date.now() - kept.at < KEEP_MS) return kept.answer;
@@ -73,10 +107,10 @@ export class AccessPreviewService {
     return answer;
   }
 
-  private withDeadline(answer: Promise<AccessReviewAnswer>): Promise<AccessReviewAnswer> {
+  private withDeadline(answer: Promise<AccessReviewAnswer>, waitMs: number, retry: string): Promise<AccessReviewAnswer> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<AccessReviewAnswer>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, message: `no answer within ${HOVER_WAIT_MS / 1000} s (hover again to see it)` }), HOVER_WAIT_MS);
+      timer = setTimeout(() => resolve({ ok: false, message: `no answer within ${waitMs / 1000} s (${retry})` }), waitMs);
     });
     return Promise.race([answer, late]).finally(() => clearTimeout(timer));
   }
