@@ -11,7 +11,7 @@ import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { RenderBudget, renderGoTemplate, sourceSpanAt, type OutputSegment } from '../template/render/index';
 import { renderEnvironmentTemplate } from '../template/renderTemplate';
-import { buildTemplateData } from '../template/templateVariables';
+import { buildTemplateData, type EnvironmentTemplateData } from '../template/templateVariables';
 import { TextIndex } from '../text/textIndex';
 import { dns1123LabelProblems } from '../vars/namespace';
 
@@ -105,10 +105,9 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
   const text = files.templateText;
   if (text === null) return [];
   const index = new TextIndex(text);
-  const model = files.config && !files.config.hasSyntaxErrors ? (files.ciAccess ?? readCiAccess(files.config.value)) : null;
-  const managed = model ? [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].filter((e) => e.resourceManagement) : [];
+  const managed = managedEntries(files);
   const out: EngineDiagnostic[] = [];
-  if (model && managed.length === 0) {
+  if (managed?.length === 0) {
     out.push({
       range: index.range(0, index.lineEnd(0)),
       severity: 'information',
@@ -120,37 +119,63 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
   const checkedOutputs = new Map<string, NamespaceProblem[] | 'unreadable'>();
   // One budget for every rendering of this check: a runaway template stops the check, once.
   const budget = new RenderBudget();
-  renderings: for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
-    for (const job of files.scenarios) {
-      if (!job.environmentName) continue; // GitLab renders templates only for jobs with an environment (docs/gitlab-behaviour.md#opting-in-to-managed-resources)
-      const scenario = scenarioForEntry(job, entry, files.defaultBranch);
-      const data = buildTemplateData(scenario, { agentId: PLACEHOLDER_AGENT_ID, agentName: files.agentName, projectId: PLACEHOLDER_PROJECT_ID });
-      if (!data.ok) continue;
-      const label = `"${job.name}" (project ${scenario.projectPath})`;
-      const rendered = renderGoTemplate(text, data.data, { budget });
-      if (!rendered.ok) {
-        // Syntax errors are the single-file check's; execution errors depend on the data.
-        if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
-        if (rendered.error.kind === 'limit') {
-          findings.add(rendered.error.range, 'warning', 'crossFile.renderStopped', `Not checked for every scenario: ${rendered.error.cause}`, label);
-          break renderings;
-        }
-        continue;
+  for (const { job, projectPath, data } of templateRenderings(files, managed ?? [])) {
+    const label = `"${job.name}" (project ${projectPath})`;
+    const rendered = renderGoTemplate(text, data, { budget });
+    if (!rendered.ok) {
+      // Syntax errors are the single-file check's; execution errors depend on the data.
+      if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
+      if (rendered.error.kind === 'limit') {
+        findings.add(rendered.error.range, 'warning', 'crossFile.renderStopped', `Not checked for every scenario: ${rendered.error.cause}`, label);
+        break;
       }
-      // Most templates render the same text for many projects: parse each distinct output once.
-      let problems = checkedOutputs.get(rendered.text);
-      if (!problems) checkedOutputs.set(rendered.text, (problems = namespaceProblems(rendered.text, rendered.segments, index)));
-      if (problems === 'unreadable') {
-        // The rendered text is not YAML (a value that renders with `: ` or a quote, say): GitLab's
-        // flow says where, mapped back to the template (renderTemplate.ts).
-        const outcome = renderEnvironmentTemplate(text, data.data, { budget });
-        if (!outcome.ok) for (const e of outcome.errors) findings.add(e.range, 'error', 'crossFile.renderFailed', e.message, label);
-        continue;
-      }
-      for (const problem of problems) findings.add(problem.range, 'warning', 'crossFile.invalidNamespace', problem.message, label);
+      continue;
     }
+    // Most templates render the same text for many projects: parse each distinct output once.
+    let problems = checkedOutputs.get(rendered.text);
+    if (!problems) checkedOutputs.set(rendered.text, (problems = namespaceProblems(rendered.text, rendered.segments, index)));
+    if (problems === 'unreadable') {
+      // The rendered text is not YAML (a value that renders with `: ` or a quote, say): GitLab's
+      // flow says where, mapped back to the template (renderTemplate.ts).
+      const outcome = renderEnvironmentTemplate(text, data, { budget });
+      if (!outcome.ok) for (const e of outcome.errors) findings.add(e.range, 'error', 'crossFile.renderFailed', e.message, label);
+      continue;
+    }
+    for (const problem of problems) findings.add(problem.range, 'warning', 'crossFile.invalidNamespace', problem.message, label);
   }
   return [...out, ...findings.diagnostics()];
+}
+
+/** The entries of config.yaml that turn resource management on; null when there is no readable config. */
+export function managedEntries(files: Pick<AgentFiles, 'config' | 'ciAccess'>): AccessEntry[] | null {
+  const model = files.config && !files.config.hasSyntaxErrors ? (files.ciAccess ?? readCiAccess(files.config.value)) : null;
+  return model ? [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].filter((e) => e.resourceManagement) : null;
+}
+
+/** One rendering of the template that GitLab would do: a job of one scenario, in one project. */
+export interface TemplateRendering {
+  readonly job: JobScenario;
+  readonly projectPath: string;
+  readonly data: EnvironmentTemplateData;
+}
+
+/**
+ * The renderings the pair's checks and the template hover look at: each active scenario with an
+ * environment (GitLab renders templates only for jobs with one,
+ * docs/gitlab-behaviour.md#opting-in-to-managed-resources), for each distinct project of the
+ * entries in `managed` (an example project when there are none), with placeholder ids.
+ */
+export function templateRenderings(files: Pick<AgentFiles, 'agentName' | 'scenarios' | 'defaultBranch'>, managed: readonly AccessEntry[]): TemplateRendering[] {
+  const out: TemplateRendering[] = [];
+  for (const entry of distinctProjects(managed.length ? managed : [null]).slice(0, MAX_RENDERED_ENTRIES)) {
+    for (const job of files.scenarios) {
+      if (!job.environmentName) continue;
+      const scenario = scenarioForEntry(job, entry, files.defaultBranch);
+      const data = buildTemplateData(scenario, { agentId: PLACEHOLDER_AGENT_ID, agentName: files.agentName, projectId: PLACEHOLDER_PROJECT_ID });
+      if (data.ok) out.push({ job, projectPath: scenario.projectPath, data: data.data });
+    }
+  }
+  return out;
 }
 
 /** One entry per project path: the template data depends only on the project (and the scenario). */

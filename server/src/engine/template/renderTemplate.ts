@@ -15,7 +15,7 @@ import { isMap, isSeq, type Document } from 'yaml';
 import { boundedData, composeYaml, TOO_DEEP_MESSAGE, tooDeepDiagnostic } from '../config/boundedYaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
-import { renderGoTemplate, sourceSpanAt, type OutputSegment, type RenderBudget, type TemplateError } from './render/index';
+import { renderGoTemplate, sourceSpanAt, type ActionListener, type OutputSegment, type RenderBudget, type TemplateError } from './render/index';
 
 /** A rendered template, ready to apply. */
 export interface RenderedEnvironmentTemplate {
@@ -24,6 +24,8 @@ export interface RenderedEnvironmentTemplate {
   readonly text: string;
   /** The rendered `objects` (plain data); empty when the key is absent. */
   readonly objects: unknown[];
+  /** For each of `objects`, the template text (UTF-16 offsets) that produced it: where the template hover finds an object. */
+  readonly objectSources: readonly { readonly start: number; readonly end: number }[];
   /** Rendered `apply_resources`, if set. */
   readonly applyResources: string | undefined;
   /** `delete_resources` as GitLab stores it: read from the raw, unrendered template. */
@@ -41,6 +43,8 @@ export interface RenderTemplateOptions {
   readonly name?: string;
   /** What rendering may spend (limits.ts); shared when one check renders many times. */
   readonly budget?: RenderBudget;
+  /** Told what each printing action produced (see `renderGoTemplate`). */
+  readonly onAction?: ActionListener;
 }
 
 const YAML_OPTIONS = { version: '1.1', prettyErrors: false, logLevel: 'error', uniqueKeys: false } as const;
@@ -114,9 +118,15 @@ function templateErrorDiagnostic(e: TemplateError): EngineDiagnostic {
 
 /** Maps a span of the rendered text back to the template text that produced it. */
 function templateRange(index: TextIndex, segments: readonly OutputSegment[], start: number, end = start + 1): Range {
+  const span = sourceSpan(segments, start, end);
+  return index.range(span.start, Math.max(span.end, span.start + 1));
+}
+
+/** The template offsets that produced `[start, end)` of the rendered text. */
+function sourceSpan(segments: readonly OutputSegment[], start: number, end: number): { start: number; end: number } {
   const first = sourceSpanAt(segments, start) ?? { start: 0, end: 0 };
   const last = sourceSpanAt(segments, Math.max(start, end - 1)) ?? first;
-  return index.range(first.start, Math.max(first.end, last.end, first.start + 1));
+  return { start: first.start, end: Math.max(first.end, last.end) };
 }
 
 /** The rendered-text span of a YAML node, when it has one. */
@@ -145,7 +155,7 @@ export function renderEnvironmentTemplate(templateText: string, data: unknown, o
   if (raw && 'tooDeepAt' in raw) return { ok: false, errors: [tooDeepDiagnostic(new TextIndex(templateText), raw.tooDeepAt)] };
   if (raw && raw.errors.length > 0) return { ok: false, errors: rawYamlErrors(templateText, raw) };
 
-  const rendered = renderGoTemplate(templateText, data, { name: options.name, ...(options.budget ? { budget: options.budget } : {}) });
+  const rendered = renderGoTemplate(templateText, data, { name: options.name, ...(options.budget ? { budget: options.budget } : {}), ...(options.onAction ? { onAction: options.onAction } : {}) });
   if (!rendered.ok) return { ok: false, errors: [templateErrorDiagnostic(rendered.error)] };
 
   const index = new TextIndex(templateText);
@@ -178,6 +188,7 @@ export function renderEnvironmentTemplate(templateText: string, data: unknown, o
   if (!converted.ok) return { ok: false, errors: [renderedYamlError(at(converted.at), converted.message, rendered.text, converted.at)] };
   const js = (converted.value ?? {}) as Record<string, unknown>;
   const objects = Array.isArray(js.objects) ? js.objects : [];
+  const objectSources = isSeq(objectsNode) ? objectsNode.items.map((item) => sourceSpan(rendered.segments, ...nodeSpan(item))) : [];
   const applyResources = typeof js.apply_resources === 'string' ? js.apply_resources : undefined;
   const rawDelete = raw?.get('delete_resources');
   const deleteResources = typeof rawDelete === 'string' ? rawDelete : undefined;
@@ -193,5 +204,5 @@ export function renderEnvironmentTemplate(templateText: string, data: unknown, o
       message: `GitLab reads \`delete_resources\` from the template before rendering it, so it stores ${JSON.stringify(deleteResources ?? null)}, not the rendered ${JSON.stringify(renderedDelete ?? null)}.`,
     });
   }
-  return { ok: true, text: rendered.text, objects, applyResources, deleteResources, warnings };
+  return { ok: true, text: rendered.text, objects, objectSources, applyResources, deleteResources, warnings };
 }

@@ -10,7 +10,7 @@ import { TemplateFailure } from './errors';
 import { execute } from './evaluator';
 import type { RenderBudget } from './limits';
 import { TEMPLATE_FUNCTIONS } from './functions';
-import { OutputBuilder, type OutputSegment } from './output';
+import { OutputBuilder, type ActionListener, type OutputSegment } from './output';
 import { parseTemplate } from './parser';
 import { toGoValue } from './values';
 
@@ -28,7 +28,7 @@ export {
   type GitLabFunctionDoc,
 } from './functions';
 export { MAX_RENDER_CHARS, MAX_RENDER_DEPTH, MAX_RENDER_STEPS, MAX_TEMPLATE_NESTING, RenderBudget } from './limits';
-export { sourceSpanAt, type OutputSegment } from './output';
+export { sourceSpanAt, type ActionListener, type OutputSegment } from './output';
 export { GoFloat, toGoValue, type GoMap, type GoValue } from './values';
 
 /** The template name KAS uses in messages: Rails always asks for the template `default` (docs/gitlab-behaviour.md#environment-template-file). */
@@ -78,6 +78,8 @@ export interface GoTemplateOptions {
   readonly functions?: ReadonlyMap<string, TemplateFunction>;
   /** What rendering may spend; pass one budget to several renderings to bound them together. */
   readonly budget?: RenderBudget;
+  /** Told what each printing action produced, in execution order (the template hover shows it per scenario). */
+  readonly onAction?: ActionListener;
 }
 
 function toTemplateError(text: string, failure: TemplateFailure): TemplateError {
@@ -119,7 +121,7 @@ export function renderGoTemplate(text: string, data: unknown, options: GoTemplat
   const functions = options.functions ?? TEMPLATE_FUNCTIONS;
   try {
     const parsed = parseTemplate(text, name, (f) => functions.has(f));
-    const out = new OutputBuilder();
+    const out = new OutputBuilder(options.onAction);
     execute({ text, name, trees: parsed.trees, functions, ...(options.budget ? { budget: options.budget } : {}) }, toGoValue(data), out);
     return { ok: true, text: out.toString(), segments: out.segments };
   } catch (e) {

@@ -13,11 +13,16 @@ export interface OutputSegment {
   readonly literal: boolean;
 }
 
+/** Told each action's printed text, also an empty one (which leaves no segment). */
+export type ActionListener = (srcStart: number, srcEnd: number, text: string) => void;
+
 /** Collects output and its segments. */
 export class OutputBuilder {
   private readonly parts: string[] = [];
   private length = 0;
   readonly segments: OutputSegment[] = [];
+
+  constructor(private readonly onAction?: ActionListener) {}
 
   /** Appends literal template text found at `srcStart`. */
   writeLiteral(text: string, srcStart: number): void {
@@ -26,6 +31,7 @@ export class OutputBuilder {
 
   /** Appends text computed by the action spanning `srcStart..srcEnd`. */
   writeComputed(text: string, srcStart: number, srcEnd: number): void {
+    this.onAction?.(srcStart, srcEnd, text);
     this.push(text, srcStart, srcEnd, false);
   }
 
