@@ -8,12 +8,14 @@ import type { PipelineFeature } from './pipeline/pipelineFeature';
 import { isPipelineDocument } from './pipeline/pipelineService';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
+import { projectSettings } from './simulationContext';
 import { entryPreview, entryTarget, expressionPreview, findEntry, namespacePreview, rbacRequests } from './simulationViews';
+import type { TemplateHovers } from './templateHover';
 
 /**
  * Hover: documentation of every key (from the schema), and on `namespace:`, `default_namespace:`,
  * `if:` and entry ids the simulated outcome per active scenario. On a job of `.gitlab-ci.yml`, its
- * cluster access per pipeline situation.
+ * cluster access per pipeline situation. In an environment template, what it renders (templateHover.ts).
  */
 export class HoverFeature {
   constructor(
@@ -22,6 +24,7 @@ export class HoverFeature {
     private readonly settings: SettingsStore,
     private readonly simulations: SimulationService,
     private readonly pipelines: PipelineFeature,
+    private readonly templates: TemplateHovers,
     /** The RBAC preview (asks the connected cluster); absent: hovers without it. */
     private readonly accessPreview?: AccessPreviewService,
   ) {
@@ -30,6 +33,8 @@ export class HoverFeature {
 
   private async hover(uri: string, position: { line: number; character: number }): Promise<Hover | null> {
     if (isPipelineDocument(uri)) return this.pipelines.hover(uri, position);
+    const template = this.templates.hover(uri, position, projectSettings(uri, await this.settings.get()));
+    if (template) return template;
     const config = this.models.agentConfig(uri);
     if (!config) return null;
     const { document, parsed, doc } = config;
