@@ -5,6 +5,13 @@ export interface CliIo {
   err(text: string): void;
   /** Reads all of standard input (for batch modes). */
   readStdin(): Promise<string>;
+  /**
+   * Standard input as it arrives, decoded text piece by piece (streaming batch modes; the next piece
+   * is read once the loop asks for it). Absent: `readStdin`, in one piece.
+   */
+  stdinText?(): AsyncIterable<string>;
+  /** Writes like `out` and resolves once the output can take more (back-pressure). Absent: `out`. */
+  write?(text: string): Promise<void>;
 }
 
 /** One `agentcfg <name>` sub-command. `run` returns the process exit status. */

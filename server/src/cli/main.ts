@@ -3,6 +3,7 @@
  * statuses are documented in run.ts: 0 success, 1 problems or failure, 2 usage error, 3 internal
  * error, 130 interrupted.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { COMMANDS } from './commands/index';
 import type { CliIo } from './io';
 import { EXIT_INTERNAL, internalErrorText, runCli } from './run';
@@ -16,7 +17,28 @@ const io: CliIo = {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
+  stdinText: async function* () {
+    // A character split between two chunks is held back until its last byte arrives.
+    const decoder = new StringDecoder('utf8');
+    for await (const chunk of process.stdin) yield decoder.write(chunk as Buffer);
+    const rest = decoder.end();
+    if (rest) yield rest;
+  },
+  write: (text) => (process.stdout.write(text) ? Promise.resolve() : drained(process.stdout)),
 };
+
+/** Resolves when a stream that refused more (`write` returned false) has flushed, or has failed. */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+  });
+}
 
 const argv = process.argv.slice(2);
 

@@ -17,8 +17,8 @@ export const EXIT_EXPRESSION_ERROR = 2;
  *
  * Plain output is the value — strings raw, `null`, `true`/`false`, a regexp as `/pattern/flags` — and exit 0.
  * `--json` prints one line `{"value": …, "truthy": …}` or `{"error": …, "range": {"start", "end"}, "kind": …}`
- * (exit 2 on error). `--batch` reads NDJSON requests from stdin and writes one such line per request; it exits
- * 0 unless stdin cannot be read.
+ * (exit 2 on error). `--batch` reads NDJSON requests from stdin and writes one such line per request as the
+ * requests arrive (streaming, memory flat in the number of lines); it exits 0 unless stdin cannot be read.
  */
 export const exprCommand: CliCommand = {
   name: 'expr',
@@ -89,24 +89,65 @@ function describeError(expression: string, error: ExprError): string {
   return lines.join('\n') + '\n';
 }
 
+/** Output is handed on in pieces of about this many characters (one write per piece, not per line). */
+const BATCH_WRITE_CHARS = 64 * 1024;
+
+/**
+ * Streams: each line is answered as it arrives; the answers are written every 64 KiB and whenever
+ * stdin has given all it has for now (so a script can wait for an answer before its next request),
+ * and the next piece of stdin is read only once the output has taken the previous answers
+ * (back-pressure), so memory stays flat in the number of lines.
+ */
 async function runBatch(io: CliIo, unaryNot: boolean): Promise<number> {
-  let input: string;
-  try {
-    input = await io.readStdin();
-  } catch (err) {
-    io.err(`agentcfg expr: cannot read stdin: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
-  const lines = input.split(/\r?\n/);
+  const write = io.write ? (text: string) => io.write!(text) : async (text: string) => io.out(text);
+  const pieces = (io.stdinText ? io.stdinText() : wholeStdin(io))[Symbol.asyncIterator]();
+  /** The start of a line whose end has not arrived yet. */
+  let pending = '';
+  let lineNumber = 0;
   let out = '';
-  lines.forEach((line, index) => {
-    if (!line.trim()) return;
-    const request = parseRequest(line);
-    const json = 'problem' in request ? { error: `line ${index + 1}: ${request.problem}`, range: null, kind: 'input' } : resultJson(evaluate(request.expr, request.vars, { ...request.options, unaryNot }));
-    out += JSON.stringify(json) + '\n';
-  });
-  io.out(out);
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await pieces.next();
+    } catch (err) {
+      if (out) await write(out);
+      io.err(`agentcfg expr: cannot read stdin: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+    if (next.done) break;
+    const text = pending + next.value;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      out += answerLine(text.slice(start, end), ++lineNumber, unaryNot);
+      start = end + 1;
+      if (out.length >= BATCH_WRITE_CHARS) {
+        await write(out);
+        out = '';
+      }
+    }
+    pending = text.slice(start);
+    // What arrived is answered before waiting for more: a script may wait for an answer before its next request.
+    if (out) {
+      await write(out);
+      out = '';
+    }
+  }
+  if (pending) out += answerLine(pending, ++lineNumber, unaryNot);
+  if (out) await write(out);
   return 0;
+}
+
+async function* wholeStdin(io: CliIo): AsyncIterable<string> {
+  yield await io.readStdin();
+}
+
+/** The answer to one NDJSON line (`\r\n` endings taken), with its newline; a blank line gets none. */
+function answerLine(raw: string, lineNumber: number, unaryNot: boolean): string {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (!line.trim()) return '';
+  const request = parseRequest(line);
+  const json = 'problem' in request ? { error: `line ${lineNumber}: ${request.problem}`, range: null, kind: 'input' } : resultJson(evaluate(request.expr, request.vars, { ...request.options, unaryNot }));
+  return JSON.stringify(json) + '\n';
 }
 
 type BatchRequest =
