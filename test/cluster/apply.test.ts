@@ -189,7 +189,7 @@ test('Flux objects are waited for until Ready=True for their generation (the tes
   const progress = {
     report: (message: string) => {
       // Once the apply waits on the Kustomization, report Ready as the controller would.
-      if (reported || !message.startsWith('waiting for kustomize.toolkit.fluxcd.io/v1/Kustomization')) return;
+      if (reported || !message.startsWith(`Waiting for Kustomization ${ns}/app to be ready`)) return;
       reported = true;
       void custom.patchNamespacedCustomObjectStatus(
         { ...target, body: { status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True', reason: 'ReconciliationSucceeded', message: 'Applied revision: latest', lastTransitionTime: new Date().toISOString() }] } } },
@@ -269,7 +269,7 @@ test('an identity that may get but not list a kind still gets a plan: the batche
     'a plan without blocked objects',
     async () => {
       const planned = expectOk(await planApply(restricted, env));
-      last = planned.blocked.map(describeOutcome).join('; ');
+      last = planned.blocked.map((b) => describeOutcome(b)).join('; ');
       return planned.blocked.length === 0 && planned;
     },
     { timeoutMs: 15_000 },
@@ -284,7 +284,7 @@ test('an apply cancelled half-way leaves every object it may have created in the
   scope.track(env);
   const controller = new AbortController();
   const plan = expectOk(await planApply(session, env));
-  const cancelled = await executeApply(session, plan, { signal: controller.signal, concurrency: 1, progress: { report: (m) => void (m.startsWith('created ') && controller.abort()) } });
+  const cancelled = await executeApply(session, plan, { signal: controller.signal, concurrency: 1, progress: { report: (m) => void (/^Applied \d+ of \d+ objects? \(created /.test(m) && controller.abort()) } });
   assert.equal(cancelled.type, 'cancelled');
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   const inventory = await core.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });

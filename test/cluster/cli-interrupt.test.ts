@@ -97,7 +97,7 @@ test('apply: Ctrl-C while it waits for Flux objects to be ready prints what was 
   const common = [template, ...ids(name), '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', scope.agentNamespace];
 
   // No Flux controller runs here: the Kustomizations never become Ready, so the apply waits until Ctrl-C.
-  const r = await interruptWhen(['apply', ...common, '--yes'], /^agentcfg apply: waiting for kustomize\.toolkit\.fluxcd\.io\/v1\/Kustomization /);
+  const r = await interruptWhen(['apply', ...common, '--yes'], /^agentcfg apply: Waiting for Kustomization \S+ to be ready…$/);
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /interrupted; stopping after the request in flight/);
   const { done, notDone } = summary(r.stderr);
@@ -139,7 +139,7 @@ test('destroy: Ctrl-C while an object is held by a finalizer: done and not done,
   await finalizers(['agentcfg.test/hold']);
   t.after(() => finalizers([]).catch((err: unknown) => (statusCode(err) === 404 ? undefined : Promise.reject(err))));
 
-  const r = await interruptWhen(['destroy', ...common, '--yes'], /^agentcfg destroy: delet(ing|ed) core\/v1\/ServiceAccount /);
+  const r = await interruptWhen(['destroy', ...common, '--yes'], /^agentcfg destroy: Deleting ServiceAccount /);
   assert.equal(r.code, 130, r.stderr);
   const { done, notDone } = summary(r.stderr);
   assert.match(done, /deleted core\/v1\/ServiceAccount '[^']+' in namespace '[^']+' \(deletion accepted\)/);
@@ -157,14 +157,14 @@ test('flux wait: Ctrl-C says nothing was changed, with the last state seen; two 
   await installFluxCrds();
   const env = await clusterEnv();
   const args = ['flux', 'wait', '--name', 'never-there', '--namespace', 'default', '--revision', 'main@sha1:0123456789abcdef0123456789abcdef01234567', '--kubeconfig', env.kubeconfig, '--context', env.adminContext];
-  const once = await interruptWhen(args, /^agentcfg flux wait: watching /);
+  const once = await interruptWhen(args, /^agentcfg flux wait: Waiting for Flux to apply /);
   assert.equal(once.code, 130, once.stderr);
   const { done, notDone } = summary(once.stderr);
   assert.equal(done, 'nothing');
   assert.match(notDone, /^wait until Flux applies main@sha1:0123456789abcdef0123456789abcdef01234567 for kustomize\.toolkit\.fluxcd\.io\/v1\/Kustomization 'never-there' in namespace 'default' \(last seen: Kustomization default\/never-there does not exist \(yet\)\)$/);
   assert.match(once.stderr, /Nothing was changed: flux wait only reads\./);
 
-  const twice = await interruptWhen(args, /^agentcfg flux wait: watching /, 2);
+  const twice = await interruptWhen(args, /^agentcfg flux wait: Waiting for Flux to apply /, 2);
   assert.equal(twice.code, 130, twice.stderr);
   assert.equal(twice.stderr.match(/^Interrupted\.$/gm)?.length, 1, 'one summary');
 });
@@ -191,7 +191,7 @@ test('workspace terminate: Ctrl-C while the workspace is Terminating (its PVC ke
   assert.equal(applied.code, 0, applied.stderr);
 
   const args = ['workspace', 'terminate', '--name', ws.name, '--config', terminate, '--yes', ...common];
-  const r = await interruptWhen(args, new RegExp(`^agentcfg workspace terminate: ${ws.name}: Terminating$`));
+  const r = await interruptWhen(args, new RegExp(`^agentcfg workspace terminate: Workspace ${ws.name} is Terminating$`));
   assert.equal(r.code, 130, r.stderr);
   const { done, notDone } = summary(r.stderr);
   assert.equal(done, `deletion of workspace ${ws.name}'s objects started (progress Terminating)`);

@@ -13,6 +13,7 @@ import { listEnvironments } from '../../server/src/cluster/environments';
 import { OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
 import { writeInventory } from '../../server/src/cluster/inventory/store';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
+import { EDITOR_ADVICE } from '../../server/src/cluster/kube/session';
 import { agentcfg } from '../support/cli';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, kubeConfig, statusCode } from './harness';
@@ -43,10 +44,10 @@ test('destroy deletes exactly the inventory objects in reverse order, then the i
   const plan = expectOk(await planDestroy(session, { inventory: env.inventory, deleteResources: env.deleteResources }));
   assert.deepEqual(plan.deletions.map((d) => d.ref.kind).sort(), ['Namespace', 'RoleBinding', 'ServiceAccount']);
   const order: string[] = [];
-  const result = expectOk(await executeDestroy(session, plan, { progress: { report: (m) => void (/^delet(ed|ing) /.test(m) && order.push(m)) } }));
+  const result = expectOk(await executeDestroy(session, plan, { progress: { report: (m) => void (/^Deleting /.test(m) && order.push(m)) } }));
   // Reverse tiers: RBAC and ServiceAccount (any order within the tier) before the Namespace, the inventory last.
-  assert.match(order.at(-2) ?? '', /^deleted core\/v1\/Namespace /);
-  assert.match(order.at(-1) ?? '', /^deleting inventory /);
+  assert.equal(order.at(-2), `Deleting Namespace ${ns}…`);
+  assert.equal(order.at(-1), `Deleting the inventory ${scope.agentNamespace}/${env.inventory.name}…`);
   assert.equal(result.deleted.length, 3);
   assert.equal(result.inventoryDeleted, true);
   assert.equal(await exists(() => core.readNamespace({ name: ns })), false, 'the namespace is gone (waited for)');
@@ -98,7 +99,7 @@ test('destroy after a crash half-way (cancelled after the first deletion) comple
   const interrupted = await executeDestroy(session, plan, {
     signal: controller.signal,
     concurrency: 1,
-    progress: { report: (m) => void (m.startsWith('deleted ') && controller.abort()) },
+    progress: { report: (m) => void (/^Deleting (?!the inventory)/.test(m) && controller.abort()) },
   });
   assert.equal(interrupted.type, 'cancelled');
   assert.match(describeOutcome(interrupted), /Running the operation again finishes it/);
@@ -159,7 +160,10 @@ test('an identity that may not delete gets a 403 naming the object, and nothing 
   const restricted = await testSession(t, 'restricted');
   const plan = await planDestroy(restricted, { inventory: env.inventory });
   assert.equal(plan.type, 'forbidden');
-  assert.match(describeOutcome(plan), new RegExp(`^Forbidden on core/v1/ConfigMap '${env.inventory.name}' in namespace '${scope.agentNamespace}': .*agentcfg-restricted.*Ask a cluster administrator`));
+  assert.equal(
+    describeOutcome(plan, EDITOR_ADVICE),
+    `The cluster refused "agentcfg-restricted" (403 Forbidden): may not get configmaps in namespace ${scope.agentNamespace}. Ask a cluster administrator for this permission, or select a context with more rights (click the cluster context in the status bar).`,
+  );
   assert.notEqual(restrictedNamespace, scope.agentNamespace);
 });
 

@@ -15,7 +15,7 @@ import { planApply } from '../../server/src/cluster/apply/plan';
 import { executeDestroy } from '../../server/src/cluster/destroy/execute';
 import { planDestroy } from '../../server/src/cluster/destroy/plan';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
-import { listContexts, openSession } from '../../server/src/cluster/kube/session';
+import { CLI_ADVICE, EDITOR_ADVICE, listContexts, openSession } from '../../server/src/cluster/kube/session';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv } from './harness';
 import { agentcfg } from '../support/cli';
@@ -103,7 +103,10 @@ test('forbidden (403): the restricted identity applying a Namespace is refused b
   const forbidden = plan.blocked.filter((b) => b.type === 'forbidden');
   assert.ok(forbidden.length >= 1);
   const message = describeOutcome(forbidden[0]);
-  assert.match(message, new RegExp(`^Forbidden on core/v1/Namespace '${env.data.environment.slug}-42-7': .*"agentcfg-restricted" cannot (create|patch|get) resource "namespaces".*Ask a cluster administrator`));
+  // One sentence: who was refused, the verb, the resource and where, and what to do (no CLI flag in the editor's words).
+  assert.match(message, new RegExp(`^The cluster refused "agentcfg-restricted" \\(403 Forbidden\\): may not (create|patch|get) namespaces (in namespace ${env.data.environment.slug}-42-7|at cluster scope)\\. Ask a cluster administrator for this permission, or use a kubeconfig context with more rights\\.$`));
+  assert.doesNotMatch(describeOutcome(forbidden[0], EDITOR_ADVICE), /--/);
+  assert.match(describeOutcome(forbidden[0], CLI_ADVICE), /\(--context, or --kubeconfig for another kubeconfig\)\.$/);
   const result = await executeApply(session, plan);
   assert.notEqual(result.type, 'ok');
   const admin = await testSession(t);

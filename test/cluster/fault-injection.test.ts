@@ -80,7 +80,7 @@ test('the API server killed mid apply: the run fails clearly, the re-run converg
   const env = prepare(template(12), uniqueEnvironmentName('fault-apply'), scope.agentNamespace);
   scope.track(env);
   const plan = expectOk(await planApply(session, env));
-  const kill = await killer((m) => m.startsWith('created core/v1/ServiceAccount'));
+  const kill = await killer((m) => /^Applied \d+ of \d+ objects \(created ServiceAccount /.test(m));
   const interrupted = await executeApply(session, plan, { progress: { report: kill.report }, concurrency: 1, timeoutMs: 60_000 });
   const killedPid = kill.killed();
   assert.ok(killedPid !== undefined, `the API server was killed during the apply (the apply ended: ${describeOutcome(interrupted)})`);
@@ -104,7 +104,7 @@ test('the API server killed mid destroy: the re-run deletes the rest and the inv
   await applyOk(session, env);
   const ns = `${env.data.environment.slug}-42-7`;
   const plan = expectOk(await planDestroy(session, { inventory: env.inventory }));
-  const kill = await killer((m) => m.startsWith('deleted core/v1/ServiceAccount'));
+  const kill = await killer((m) => m.startsWith('Deleting ServiceAccount '));
   const interrupted = await executeDestroy(session, plan, { progress: { report: kill.report }, concurrency: 1, timeoutMs: 60_000 });
   const killedPid = kill.killed();
   assert.ok(killedPid !== undefined, `the API server was killed during the destroy (the destroy ended: ${describeOutcome(interrupted)})`);

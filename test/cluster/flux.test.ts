@@ -7,7 +7,7 @@ import { test, type TestContext } from 'node:test';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { waitForFluxSync, type FluxWaitOptions } from '../../server/src/cluster/flux/index';
 import { describeOutcome, isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
-import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
+import { EDITOR_ADVICE, openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
 import { agentcfgAsync } from '../support/cliAsync';
 import { clusterEnv, installFluxCrds, kubeConfig, uniqueNamespace } from './harness';
 
@@ -256,7 +256,7 @@ test('CLI twin: agentcfg flux wait exits 0 once applied, 1 with the reason on fa
   assert.match(usage.stderr, /--kind must be Kustomization or OCIRepository/);
 });
 
-test('an identity that may not read Kustomizations gets a clear 403 naming the object', async (t) => {
+test('an identity that may not read Kustomizations gets one clear 403 naming the verb, resource, namespace and identity', async (t) => {
   const env = await clusterEnv();
   await installFluxCrds();
   const opened = openSession({ kubeconfigPath: env.kubeconfig, context: env.restrictedContext });
@@ -266,7 +266,10 @@ test('an identity that may not read Kustomizations gets a clear 403 naming the o
   const outcome = await waitForFluxSync(session, { kind: 'Kustomization', name: 'app', namespace: env.restrictedNamespace, revision: SHA, timeoutMs: 10_000 });
   assert.ok(isFailure(outcome));
   assert.equal(outcome.type, 'forbidden');
-  assert.match(describeOutcome(outcome), /^Forbidden on kustomize\.toolkit\.fluxcd\.io\/v1\/Kustomization 'app' in namespace 'agentcfg-restricted': .*kustomizations/);
+  assert.match(
+    describeOutcome(outcome, EDITOR_ADVICE),
+    /^The cluster refused "agentcfg-restricted" \(403 Forbidden\): may not (list|watch|get) kustomizations\.kustomize\.toolkit\.fluxcd\.io in namespace agentcfg-restricted\. Ask a cluster administrator for this permission, or select a context with more rights \(click the cluster context in the status bar\)\.$/,
+  );
 });
 
 // docs/gitlab-behaviour.md#flux-readiness

@@ -68,12 +68,17 @@ test('plan → execute creates the namespace of the built-in default template; r
   assert.equal(plan.noop, false);
   assert.equal(plan.context, server.env.adminContext);
   assert.equal(await namespaceGone(namespace), true, 'planning changes nothing');
-  assert.ok(reports(planned.token).some((m) => m.startsWith('dry-run ')), `dry-run progress: ${reports(planned.token).join(' | ')}`);
+  assert.ok(reports(planned.token).some((m) => /^Checked \d+ of \d+ objects? with a server-side dry run \(/.test(m)), `dry-run progress: ${reports(planned.token).join(' | ')}`);
 
   const applied = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
   assert.ok(applied.result.ok, JSON.stringify(applied.result));
   assert.match(applied.result.value.summary, /^2 created, 0 updated, 0 unchanged, 0 pruned; inventory .* lists 2 objects\.$/);
-  assert.ok(reports(applied.token).some((m) => m.startsWith('created ')), reports(applied.token).join(' | '));
+  // Progress reads naturally (issue 14): the words the editor's notification shows, in order.
+  assert.deepEqual(reports(applied.token), [
+    `Creating Namespace ${agentNamespace} for the inventory…`,
+    `Applied 1 of 2 objects (created Namespace ${namespace})`,
+    `Applied 2 of 2 objects (created RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)})`,
+  ]);
   assert.equal(server.progress.get(applied.token)?.at(-1)?.kind, 'end');
   const live = await server.kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
   assert.equal(live.status?.phase, 'Active');
@@ -113,6 +118,13 @@ test('plan → execute creates the namespace of the built-in default template; r
   const destroyed = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: destroyPlan.result.value.planId });
   assert.ok(destroyed.result.ok, JSON.stringify(destroyed.result));
   assert.match(destroyed.result.value.summary, /^2 deleted; inventory deleted\.$/);
+  // Never "deleting: deleting core/v1/Namespace" (issue 14): the RoleBinding, then the Namespace and its wait, then the inventory.
+  const deleting = reports(destroyed.token);
+  const at = (m: string) => deleting.indexOf(m);
+  assert.ok(at(`Deleting RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)}…`) >= 0, deleting.join(' | '));
+  assert.ok(at(`Deleting RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)}…`) < at(`Deleting Namespace ${namespace}…`), deleting.join(' | '));
+  assert.ok(at(`Deleting Namespace ${namespace}…`) < at(`Waiting for Namespace ${namespace} to disappear…`), deleting.join(' | '));
+  assert.equal(deleting.at(-1), `Deleting the inventory ${inventory.namespace}/${inventory.name}…`);
   assert.equal(await namespaceGone(namespace), true);
   const relisted = await execute<ClusterInventory>(server.client, CLUSTER_COMMANDS.listClusterObjects, { cluster: admin() });
   assert.ok(relisted.result.ok && !relisted.result.value.environments.some((e) => e.namespace === namespace), 'gone from the listing');
@@ -148,7 +160,7 @@ test('delete_resources: never refuses to plan a deletion, with GitLab\'s reason'
   assert.match(!result.ok ? result.message : '', /delete_resources: never.*never deletes/);
 });
 
-test('the restricted identity gets a clear "Forbidden" that names the object and what to do', async () => {
+test('the restricted identity gets one clear 403 naming the identity, verbs, resources and namespaces, and what to do in the editor', async () => {
   const { result } = await execute<ApplyPlanView>(server.client, CLUSTER_COMMANDS.planApply, {
     cluster: { kubeconfigPath: server.env.kubeconfig, context: server.env.restrictedContext },
     agentNamespace: server.env.restrictedNamespace,
@@ -159,7 +171,7 @@ test('the restricted identity gets a clear "Forbidden" that names the object and
   // One message (issue 14): who was refused, each verb × resource × namespace, what to do in the editor — not one raw 403 per object.
   assert.match(
     !result.ok ? result.message : '',
-    /^Applying environment review\/forbidden \(gitlab-env-review-forbidden-[a-z0-9]+-2-7\): nothing was changed — the cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get namespaces in namespace review-forbidden-[a-z0-9]+-2-7; .*Ask a cluster administrator for these permissions, or select a context with more rights\.$/,
+    /^Applying environment review\/forbidden \(gitlab-env-review-forbidden-[a-z0-9]+-2-7\): nothing was changed — the cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get namespaces in namespace review-forbidden-[a-z0-9]+-2-7; .*Ask a cluster administrator for these permissions, or select a context with more rights \(click the cluster context in the status bar\)\.$/,
   );
 });
 

@@ -67,7 +67,7 @@ test('terminate workspace reports $/progress for the client token: begin, Termin
   assert.equal(values[0]?.kind === 'begin' && values[0].title, `Terminating workspace ${ws.name}`);
   assert.equal(values[0]?.kind === 'begin' && values[0].cancellable, true);
   const messages = values.filter((v) => v.kind === 'report').map((v) => v.message);
-  assert.deepEqual(messages, [`${ws.name}: Terminating`, `${ws.name}: Terminated`], 'each progress value once, only when it changes');
+  assert.deepEqual(messages, [`Workspace ${ws.name} is Terminating`, `Workspace ${ws.name} is Terminated`], 'each progress value once, only when it changes');
   assert.equal(values.at(-1)?.kind, 'end');
   await assert.rejects(server.kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace }), (err: unknown) => statusCode(err) === 404);
 });

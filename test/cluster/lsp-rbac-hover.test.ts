@@ -48,7 +48,8 @@ test('hover on default_namespace and access_as: what the cluster says the job ma
   // The client selects a context that may not ask: said, not guessed.
   await client.connection.sendNotification(CLUSTER_TARGET_NOTIFICATION, { cluster: { kubeconfigPath: env.kubeconfig, context: env.restrictedContext } });
   const refused = await hoverText(client, uri, text, 'default_namespace');
-  assert.match(refused, /the cluster cannot answer — .*may not create subjectaccessreviews/);
+  assert.match(refused, /the cluster cannot answer — .*refused "agentcfg-restricted" \(403 Forbidden\): may not create subjectaccessreviews\.authorization\.k8s\.io at cluster scope, so the cluster cannot say what the job may do\./);
+  assert.doesNotMatch(refused, /--context|--kubeconfig/, 'the editor names no CLI flag');
   assert.doesNotMatch(refused, /can deploy/);
 
   await client.connection.sendNotification(CLUSTER_TARGET_NOTIFICATION, { cluster: null });

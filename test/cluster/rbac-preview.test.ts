@@ -197,7 +197,11 @@ test('agentcfg can-i: text and JSON from the same review; says when the cluster 
 
   const forbidden = await canI(file, '--project', 'acme/payments', '--environment', 'production', '--kubeconfig', env.kubeconfig, '--context', env.restrictedContext);
   assert.equal(forbidden.code, 1);
-  assert.match(forbidden.stderr, /may not create subjectaccessreviews \(authorization\.k8s\.io\), so the cluster cannot say what the job may do/);
+  // One sentence: the identity refused, the verb and resource, what it means, and what to do with the CLI's flags.
+  assert.match(
+    forbidden.stderr,
+    /^The cluster refused "agentcfg-restricted" \(403 Forbidden\): may not create subjectaccessreviews\.authorization\.k8s\.io at cluster scope, so the cluster cannot say what the job may do\. Ask a cluster administrator for this permission, or use a context with more rights \(--context, or --kubeconfig for another kubeconfig\)\.$/m,
+  );
   const denied = await canI(file, '--project', 'acme/other', '--kubeconfig', env.kubeconfig);
   assert.equal(denied.code, 1);
   assert.match(denied.stderr, /^the job gets no access through agent /);

@@ -215,7 +215,7 @@ test('acceptance criterion 2: shared-mode termination deletes every workspace ob
   assert.deepEqual(steps(run), ['prunedObjects', 'deletedInventories', 'nothingLeft']);
   // docs/gitlab-behaviour.md#workspace-termination updateOrSet: Terminating is reported once although two or more cycles were Terminating.
   assert.deepEqual(run.reported, ['Terminating', 'Terminated']);
-  assert.deepEqual(reports, [`${ws.name}: Terminating`, `${ws.name}: Terminated`]);
+  assert.deepEqual(reports, [`Workspace ${ws.name} is Terminating`, `Workspace ${ws.name} is Terminated`]);
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
   assert.deepEqual(namespaceCalls, [], 'no namespace was read or deleted');
   assert.ok(await namespaceExists(admin, ns), 'the shared namespace is still there');
@@ -396,14 +396,14 @@ test('CLI twin: agentcfg workspace apply, list and terminate in shared mode as t
   assert.equal(terminated.code, 0, terminated.stderr);
   const run = JSON.parse(terminated.stdout);
   assert.deepEqual([run.progress, run.reported], ['Terminated', ['Terminating', 'Terminated']]);
-  assert.match(terminated.stderr, new RegExp(`workspace terminate: ${ws.name}: Terminating\\n.*workspace terminate: ${ws.name}: Terminated\\n`));
+  assert.match(terminated.stderr, new RegExp(`workspace terminate: Workspace ${ws.name} is Terminating\\n.*workspace terminate: Workspace ${ws.name} is Terminated\\n`));
   assert.deepEqual(await objectsOfAgent(admin, ws.agentId), []);
 
-  // A 403 is a clear message naming the object, exit status 1.
+  // A 403 is one message naming the identity, verb, resource and what to do with the CLI's flags, exit status 1.
   writeFileSync(path.join(dir, 'unique.yaml'), workspaceConfigToApply(workspace()));
   const forbidden = await agentcfgAsync('workspace', 'apply', '--config', path.join(dir, 'unique.yaml'), '--yes', '--kubeconfig', env.kubeconfig, '--context', env.restrictedContext);
   assert.equal(forbidden.code, 1);
-  assert.match(forbidden.stderr, /^Forbidden on core\/v1\/Namespace 'gl-rd-ns-ws-[^']+': .*Ask a cluster administrator/);
+  assert.match(forbidden.stderr, /^The cluster refused "agentcfg-restricted" \(403 Forbidden\): may not (get|create|patch) namespaces (in namespace gl-rd-ns-ws-\S+|at cluster scope)\. Ask a cluster administrator for this permission, or use a context with more rights \(--context, or --kubeconfig for another kubeconfig\)\.\n/);
 });
 
 // docs/gitlab-behaviour.md#inventories

@@ -79,8 +79,8 @@ test('Ctrl-C: the first SIGINT aborts and says so; the second prints the summary
   const interruption = new Interruption({ io, command: 'apply', format: 'text', source, exit: (code) => void exits.push(code) });
   interruption.ledger.expect('a', 'create A');
   interruption.ledger.expect('b', 'create B');
-  interruption.observeWith((message) => interruption.ledger.complete(message.slice('created '.length), message));
-  interruption.progress().report('created a');
+  interruption.observeWith((step) => void (step.kind === 'applied' && interruption.ledger.complete(step.ref.name, `created ${step.ref.name}`)));
+  interruption.progress().report('created a', undefined, { kind: 'applied', ref: { group: '', version: 'v1', kind: 'ConfigMap', namespace: '', name: 'a' }, action: 'created', done: 1, total: 2 });
   assert.equal(io.stderr, 'agentcfg apply: created a\n');
   source.emit('SIGINT');
   assert.equal(interruption.signal.aborted, true);

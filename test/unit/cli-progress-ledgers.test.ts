@@ -1,4 +1,4 @@
-// The Ctrl-C summary follows the apply's progress lines: an object the apply found unchanged (the
+// The Ctrl-C summary follows the apply's progress steps: an object the apply found unchanged (the
 // --yes path plans without a preview, so it learns that only from the server's answer) is done.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ test('an object reported unchanged counts as done, as created and updated ones d
     const ledger = new StepLedger();
     const plan = { createsInventoryNamespace: false, objects: [{ ref, tier: 'identities', action: 'update' }], prunes: [] } as unknown as ApplyPlan;
     const observe = observeApply(ledger, plan);
-    observe(`${outcome} core/v1/ServiceAccount 'deployer' in namespace 'review-42-7'`);
+    observe({ kind: 'applied', ref, action: outcome as 'created' | 'updated' | 'unchanged', done: 1, total: 1 });
     assert.deepEqual(ledger.summary(), { done: [`${outcome} core/v1/ServiceAccount 'deployer' in namespace 'review-42-7'`], notDone: [] }, outcome);
   }
 });

@@ -8,8 +8,9 @@
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { describeOutcome, isFailure, type ClusterFailure, type ClusterOutcome } from '../cluster/kube/outcome';
-import { openSession, type ClusterSession } from '../cluster/kube/session';
+import { CLI_ADVICE, openSession, type ClusterSession } from '../cluster/kube/session';
 import type { ProgressSink } from '../cluster/progress';
+import type { ProgressStep } from '../cluster/progressSteps';
 import type { ParsedArgs } from './args';
 import { EXIT_INTERRUPTED, Interruption, type StepLedger } from './interrupt';
 import type { CliIo } from './io';
@@ -45,7 +46,7 @@ export interface ClusterRun {
   /** What was done and not done, for the summary Ctrl-C prints. */
   readonly ledger: StepLedger;
   /** Reads the operation's progress messages into {@link ledger} (set once the plan is known). */
-  observe(observer: (message: string) => void): void;
+  observe(observer: (step: ProgressStep) => void): void;
   /** Says what to add after the lists of an interruption summary (default: run again to converge). */
   closing(text: string): void;
   /** Prints a failure (or, after Ctrl-C, the summary) and returns the exit status. */
@@ -78,7 +79,7 @@ export async function withClusterSession(args: ParsedArgs, io: CliIo, format: 't
       fail: (failure) => {
         if (!interruption.interrupted) return printFailure(io, format, failure, session.context);
         // After Ctrl-C a cancellation is expected; another failure is worth saying too.
-        if (failure.type !== 'cancelled' && format === 'text') io.err(`${describeOutcome(withContext(failure, session.context))}\n`);
+        if (failure.type !== 'cancelled' && format === 'text') io.err(`${describeOutcome(withContext(failure, session.context), CLI_ADVICE)}\n`);
         summarized = true;
         return interruption.printSummary();
       },
@@ -103,8 +104,8 @@ function withContext(failure: ClusterFailure, context: string | undefined): Clus
 /** Prints a failure (JSON or a sentence) and returns exit status 1. */
 function printFailure(io: CliIo, format: 'text' | 'json', failure: ClusterFailure, context?: string): number {
   const described = withContext(failure, context);
-  if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: described.type, ...(described.type === 'unreachable' && described.cause ? { cause: described.cause } : {}), message: described.message, description: describeOutcome(described) } }) + '\n');
-  else io.err(`${describeOutcome(described)}\n`);
+  if (format === 'json') io.out(JSON.stringify({ ok: false, error: { type: described.type, ...(described.type === 'unreachable' && described.cause ? { cause: described.cause } : {}), message: described.message, description: describeOutcome(described, CLI_ADVICE) } }) + '\n');
+  else io.err(`${describeOutcome(described, CLI_ADVICE)}\n`);
   return 1;
 }
 

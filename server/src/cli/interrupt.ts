@@ -5,6 +5,7 @@
  * progress the operation reports, matched against the steps the command expected (its plan).
  */
 import type { ProgressSink } from '../cluster/progress';
+import type { ProgressStep } from '../cluster/progressSteps';
 import type { CliIo } from './io';
 
 /** Exit status of an interrupted command (128 + SIGINT, as shells report it). */
@@ -90,7 +91,7 @@ export class Interruption {
   private readonly controller = new AbortController();
   private readonly source: SignalSource;
   private readonly exit: (code: number) => void;
-  private observe: (message: string) => void = () => undefined;
+  private observe: (step: ProgressStep) => void = () => undefined;
   private summarized = false;
   private readonly onSignal = (): void => {
     if (!this.controller.signal.aborted) {
@@ -120,15 +121,15 @@ export class Interruption {
   /** Progress lines on stderr, each also given to the command's observer (which fills the ledger). */
   progress(): ProgressSink {
     return {
-      report: (message) => {
+      report: (message, _percentage, step) => {
         this.options.io.err(`agentcfg ${this.options.command}: ${message}\n`);
-        this.observe(message);
+        if (step) this.observe(step);
       },
     };
   }
 
   /** How the command reads its operation's progress into the ledger. */
-  observeWith(observe: (message: string) => void): void {
+  observeWith(observe: (step: ProgressStep) => void): void {
     this.observe = observe;
   }
 

@@ -8,6 +8,7 @@ import { executeApply } from '../../cluster/apply/execute';
 import { conflictsOf, isNoop, planApply, type ApplyPlan } from '../../cluster/apply/plan';
 import { formatRef } from '../../cluster/kube/objectRef';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
+import { CLI_ADVICE } from '../../cluster/kube/session';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../io';
 import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
@@ -30,7 +31,7 @@ export function planText(plan: ApplyPlan): string {
   }
   for (const p of plan.prunes) lines.push(`  ${'prune'.padEnd(9)} ${formatRef(p.ref)}`);
   for (const s of plan.skipped) lines.push(`  ${'forget'.padEnd(9)} ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`);
-  for (const b of plan.blocked) lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeOutcome(b)}`);
+  for (const b of plan.blocked) lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeOutcome(b, CLI_ADVICE)}`);
   for (const c of plan.pruneCascades) for (const o of [...c.objects.map((x) => formatRef(x)), ...c.unlisted]) lines.push(`  ${'ALSO'.padEnd(9)} ${o}: goes with namespace ${c.namespace} (not created by this environment; needs --delete-others)`);
   for (const a of plan.adoptions) for (const o of [...a.objects.map((x) => formatRef(x)), ...a.unlisted]) lines.push(`  ${'adopts'.padEnd(9)} namespace ${a.namespace}, which also holds ${o}: deleting the environment later deletes it too`);
   const diffs = plan.objects.filter((o) => o.diff !== '').map((o) => o.diff);
@@ -48,7 +49,7 @@ function planJson(plan: ApplyPlan): Record<string, unknown> {
     objects: plan.objects.map((o) => ({ ref: o.ref, action: o.action, validated: o.validated, conflict: o.conflict ?? null, diff: o.diff })),
     prunes: plan.prunes.map((p) => ({ ref: p.ref })),
     skipped: plan.skipped,
-    blocked: plan.blocked.map((b) => ({ type: b.type, ref: b.ref ?? null, message: describeOutcome(b) })),
+    blocked: plan.blocked.map((b) => ({ type: b.type, ref: b.ref ?? null, message: describeOutcome(b, CLI_ADVICE) })),
     alsoDeleted: plan.pruneCascades.map((c) => ({ namespace: c.namespace, objects: c.objects, unlisted: c.unlisted })),
     adoptions: plan.adoptions.map((a) => ({ namespace: a.namespace, objects: a.objects, unlisted: a.unlisted })),
   };

@@ -19,6 +19,7 @@ import { uniqueRefs } from '../inventory/configMap';
 import type { InventoryRef } from '../inventory/objMetadata';
 import { writeInventory } from '../inventory/store';
 import type { OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 import { cascadeRefusal, executePrune } from '../prune/index';
 import { readinessOf } from '../readiness';
 import { conflictsOf, sameRefs, type ApplyAction, type ApplyPlan, type PlannedObject } from './plan';
@@ -123,7 +124,7 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
   let changed = false;
   if (plan.createsInventoryNamespace) {
     changed = true;
-    progress?.report(`creating namespace ${env.inventory.namespace} for the inventory`);
+    reportStep(progress, { kind: 'createInventoryNamespace', namespace: env.inventory.namespace });
     try {
       await session.objects.patch({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: env.inventory.namespace } }, undefined, undefined, session.fieldManager, false, PatchStrategy.ServerSideApply);
     } catch (err) {
@@ -161,7 +162,7 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
       if (isFailure(result)) return result;
       // Only what happened is reported: a failed create is not "created", an apply that changed nothing is not "updated".
       const action = appliedAction(object, result.value);
-      progress?.report(`${action === 'create' ? 'created' : action === 'update' ? 'updated' : 'unchanged'} ${formatRef(object.ref)}`, Math.round((++done * 100) / Math.max(1, plan.objects.length)));
+      reportStep(progress, { kind: 'applied', ref: object.ref, action: action === 'create' ? 'created' : action === 'update' ? 'updated' : 'unchanged', done: ++done, total: plan.objects.length }, Math.round((done * 100) / Math.max(1, plan.objects.length)));
       return ok({ live: result.value, action });
     });
     const failed = results.find(isFailure);
@@ -175,7 +176,7 @@ export async function executeApply(session: ClusterSession, plan: ApplyPlan, opt
       const current = results[i];
       // An object the plan or the apply response already shows current needs no watch.
       if (current.type === 'ok' && readinessOf(current.value.live).state === 'current') return ok(undefined);
-      progress?.report(`waiting for ${formatRef(object.ref)} to be ready`);
+      reportStep(progress, { kind: 'waitReady', ref: object.ref });
       return waitCurrent(session, object.ref, deadline, totalMs, signal);
     });
     const notReady = waits.find(isFailure);

@@ -18,6 +18,7 @@ import { isGlobalFailure, namespaceContents, namespacesHoldingInventories, planP
 import { readinessOf } from '../readiness';
 import type { ParsedInventory } from '../inventory/configMap';
 import type { OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 import type { PreparedEnvironment } from './environment';
 import { unifiedDiff } from './diff';
 import { comparableYaml } from './normalize';
@@ -216,7 +217,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   const progress = options.progress;
   const preview = options.preview ?? true;
   const blocked: ClusterFailure[] = env.problems.map((p) => ({ type: 'refused', ...(p.ref ? { ref: p.ref } : {}), message: p.message }));
-  progress?.report(`reading inventory ${env.inventory.namespace}/${env.inventory.name}`);
+  reportStep(progress, { kind: 'readInventory', inventory: env.inventory });
   const stored = await readInventory(session, env.inventory);
   if (isFailure(stored)) {
     if (isGlobalFailure(stored)) return stored;
@@ -239,7 +240,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   const namespaceIndexes = env.objects.map((o, i) => (o.tier === 'namespaces' ? i : -1)).filter((i) => i >= 0);
   const otherIndexes = env.objects.map((o, i) => (o.tier !== 'namespaces' ? i : -1)).filter((i) => i >= 0);
   let done = 0;
-  progress?.report(`reading ${env.objects.length} live objects`);
+  reportStep(progress, { kind: 'readLiveObjects', count: env.objects.length });
   const batch = await readLiveObjects(session, env.objects.map((o) => o.ref), concurrency);
   // A namespace that holds any other inventory (another environment's or agent's) is never ours.
   // Only existing namespaces not ours yet are asked: a missing one holds nothing, ours we created.
@@ -256,7 +257,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
       if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
       const result = await planObject(session, i, context);
       // Without a preview each object is only checked against what was read: nothing to report.
-      if (preview) progress?.report(`dry-run ${formatRef(env.objects[i].ref)}`, Math.round((++done * 100) / Math.max(1, env.objects.length)));
+      if (preview) reportStep(progress, { kind: 'dryRun', ref: env.objects[i].ref, done: ++done, total: env.objects.length }, Math.round((done * 100) / Math.max(1, env.objects.length)));
       return result;
     });
     for (const r of results) {

@@ -11,6 +11,7 @@ import type { ClusterSession } from '../kube/session';
 import { deleteInventory } from '../inventory/store';
 import { executePrune } from '../prune/index';
 import type { OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 import type { DestroyPlan } from './plan';
 
 /** What a destroy did. */
@@ -47,7 +48,7 @@ export async function executeDestroy(session: ClusterSession, plan: DestroyPlan,
   if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
   let inventoryDeleted = false;
   if (plan.inventoryExists) {
-    options.progress?.report(`deleting inventory ${plan.inventory.namespace}/${plan.inventory.name}`, 100);
+    reportStep(options.progress, { kind: 'deleteInventory', inventory: plan.inventory }, 100);
     const removed = await deleteInventory(session, plan.inventory);
     if (isFailure(removed)) return removed;
     inventoryDeleted = true;

@@ -11,6 +11,7 @@ import type { InventoryRef } from '../inventory/objMetadata';
 import { inventoryRef, readInventory } from '../inventory/store';
 import { planPrune, type NamespaceContents, type PlannedDeletion, type SkippedEntry } from '../prune/index';
 import type { OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 
 /** Which environment to delete. */
 export interface DestroyInput {
@@ -65,7 +66,7 @@ export function deletionRefusal(deleteResources: string | undefined): string | u
 export async function planDestroy(session: ClusterSession, input: DestroyInput, options: DestroyPlanOptions = {}): Promise<ClusterOutcome<DestroyPlan>> {
   const refusal = deletionRefusal(input.deleteResources);
   if (refusal) return { type: 'refused', ref: inventoryRef(input.inventory), message: refusal };
-  options.progress?.report(`reading inventory ${input.inventory.namespace}/${input.inventory.name}`);
+  reportStep(options.progress, { kind: 'readInventory', inventory: input.inventory });
   const stored = await readInventory(session, input.inventory);
   if (isFailure(stored)) return stored;
   const base = { context: session.context, server: session.server };

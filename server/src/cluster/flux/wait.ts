@@ -6,10 +6,11 @@
  * Ends with the controller's reason on failure, or a timeout that says what was last seen.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { formatRef, type ObjectRef } from '../kube/objectRef';
+import type { ObjectRef } from '../kube/objectRef';
 import { ok, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { SILENT_PROGRESS, type OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 import { watchCollection, type CollectionView } from './collectionWatch';
 import { kustomizationVerdict, ociArtifact, ociRepositoryProblem, type SyncVerdict } from './readiness';
 import { parseWantedRevision } from './revision';
@@ -135,7 +136,7 @@ export async function waitForFluxSync(session: ClusterSession, options: FluxWait
       else if (result.type === 'failed') finish(result.failure);
       else if (result.message !== lastMessage) {
         lastMessage = result.message;
-        progress.report(result.message);
+        reportStep(progress, { kind: 'fluxState', message: result.message });
       }
     };
     const fail = (failure: ClusterFailure): void => finish(failure);
@@ -157,7 +158,7 @@ export async function waitForFluxSync(session: ClusterSession, options: FluxWait
       if (!('stop' in view)) return finish(view);
       kustomizations = view;
       views.push(view);
-      progress.report(`watching ${formatRef(subject)} for ${wanted.text}`);
+      reportStep(progress, { kind: 'fluxWatch', ref: subject, revision: wanted.text });
       check();
     })();
   });

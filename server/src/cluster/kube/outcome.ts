@@ -2,6 +2,7 @@
  * Results, not exceptions, cross the cluster boundary (ARCHITECTURE.md): every cluster call ends in a
  * {@link ClusterOutcome} that the LSP and the CLI render with {@link describeOutcome}.
  */
+import { describeForbidden, type ForbiddenAdvice } from './forbidden';
 import { formatRef, type ObjectRef } from './objectRef';
 
 /** One entry of a Kubernetes Status' `details.causes`. */
@@ -14,7 +15,8 @@ export interface StatusCause {
 /** What went wrong, by class; each failure may name the object it concerns. */
 export type ClusterFailure =
   | { readonly type: 'notFound'; readonly ref?: ObjectRef; readonly message: string }
-  | { readonly type: 'forbidden'; readonly ref?: ObjectRef; readonly message: string }
+  /** 403; `consequence` says what the refusal means for the operation ("so the cluster cannot say …"). */
+  | { readonly type: 'forbidden'; readonly ref?: ObjectRef; readonly message: string; readonly consequence?: string }
   /** 401: the credentials were refused (expired token, revoked certificate). */
   | { readonly type: 'unauthorized'; readonly ref?: ObjectRef; readonly message: string }
   /** 409: for server-side apply, the other field managers owning the fields we set. */
@@ -228,15 +230,15 @@ function causesText(causes: readonly StatusCause[]): string {
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
 }
 
-/** One clear sentence (or two): what failed, on which object, and what to do. */
-export function describeOutcome(outcome: ClusterOutcome<unknown>): string {
+/** One clear sentence (or two): what failed, on which object, and what to do — a 403 in the words of the face given by `advice` (kube/session.ts). */
+export function describeOutcome(outcome: ClusterOutcome<unknown>, advice?: ForbiddenAdvice): string {
   switch (outcome.type) {
     case 'ok':
       return 'done';
     case 'notFound':
       return `${subject(outcome.ref)} was not found: ${outcome.message}`;
     case 'forbidden':
-      return `Forbidden on ${subject(outcome.ref)}: ${outcome.message}. Ask a cluster administrator for the permission, or select a context with more rights.`;
+      return describeForbidden([outcome], advice ? { advice } : {});
     case 'unauthorized':
       return `The cluster refused the credentials while working on ${subject(outcome.ref)} (401 Unauthorized): ${outcome.message}. Log in again or refresh the token of this kubeconfig context.`;
     case 'conflict':

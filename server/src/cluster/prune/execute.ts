@@ -13,6 +13,7 @@ import { ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '
 import type { ClusterSession } from '../kube/session';
 import { waitUntilGone } from '../kube/watch';
 import type { ProgressSink } from '../progress';
+import { reportStep } from '../progressSteps';
 import { takesOthers, type NamespaceContents } from './namespaceContents';
 import type { PlannedDeletion, PrunePlan } from './plan';
 
@@ -91,7 +92,7 @@ export async function executePrune(session: ClusterSession, plan: PrunePlan, ver
     const outcomes = await mapBounded(batch, concurrency, async (d): Promise<ClusterOutcome<'deleted' | 'alreadyGone'>> => {
       if (options.signal?.aborted) return { type: 'cancelled', ref: d.ref, message: 'cancelled' };
       const outcome = await deleteOne(session, d, options.dryRun === true);
-      if (outcome.type === 'ok' && outcome.value === 'deleted' && !options.dryRun) options.progress?.report(`deleted ${formatRef(d.ref)}`);
+      if (outcome.type === 'ok' && outcome.value === 'deleted' && !options.dryRun) reportStep(options.progress, { kind: 'deleting', ref: d.ref, prune: verb === 'pruned' });
       return outcome;
     });
     const requested: PlannedDeletion[] = [];
@@ -108,6 +109,7 @@ export async function executePrune(session: ClusterSession, plan: PrunePlan, ver
       const there = !now || now.type !== 'ok' || (now.value !== undefined && now.value.metadata?.uid === d.live.metadata?.uid);
       if (!there) return ok('deleted');
       if (!options.wait) return ok('terminating');
+      reportStep(options.progress, { kind: 'waitGone', ref: d.ref });
       const gone = await waitUntilGone(session, d.ref, { signal: options.signal, timeoutMs: Math.max(1, options.deadline - Date.now()) });
       return gone.type === 'ok' ? ok('deleted') : gone;
     });

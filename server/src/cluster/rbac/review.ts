@@ -111,6 +111,7 @@ function reviewFailure(failure: ClusterFailure, context: string): ClusterFailure
     return {
       ...failure,
       message: `the identity of context "${context}" may not create subjectaccessreviews (authorization.k8s.io), so the cluster cannot say what the job may do: ${failure.message}`,
+      consequence: 'so the cluster cannot say what the job may do',
     };
   }
   return failure;

@@ -9,6 +9,7 @@ import { refFromManifest } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { SILENT_PROGRESS, type OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 import { describeObject, groupByInventory, parseConfigToApply, type InventoryGroup } from './configToApply';
 import { applyInventoryGroup, type InventoryApplyResult } from './inventoryApply';
 import { AGENTK_FIELD_MANAGER, workspaceOfInventory } from './names';
@@ -123,7 +124,7 @@ export async function applyWorkspace(session: ClusterSession, configToApply: str
     const created = await ensureNamespace(session, namespace.value, dryRun);
     if (isFailure(created)) return created;
     namespaceCreated = created.value;
-    if (namespaceCreated) progress.report(`${dryRun ? 'would create' : 'created'} namespace ${namespace.value}`);
+    if (namespaceCreated) reportStep(progress, { kind: 'workspaceNamespace', namespace: namespace.value, dryRun });
     // A server-side dry-run of objects in a namespace that does not exist yet can only fail.
     if (dryRun && namespaceCreated) return ok({ mode: 'unique', namespace: namespace.value, namespaceCreated, inventories: [] });
   }
@@ -131,7 +132,7 @@ export async function applyWorkspace(session: ClusterSession, configToApply: str
   const inventories: InventoryApplyResult[] = [];
   for (const [i, group] of groups.value.entries()) {
     if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
-    progress.report(`applying ${group.inventory.metadata.name} (${group.objects.length} objects)`, Math.round((i * 100) / groups.value.length));
+    reportStep(progress, { kind: 'workspaceInventory', inventory: group.inventory.metadata.name, objects: group.objects.length, index: i, total: groups.value.length }, Math.round((i * 100) / groups.value.length));
     const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, dryRun, signal: options.signal });
     if (isFailure(result)) return result;
     inventories.push(result.value);

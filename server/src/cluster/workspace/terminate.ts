@@ -20,6 +20,7 @@ import { isFailure, ok, outcomeFromError, type ClusterOutcome } from '../kube/ou
 import type { ClusterSession } from '../kube/session';
 import { waitUntilGone } from '../kube/watch';
 import { SILENT_PROGRESS, type OperationOptions } from '../progress';
+import { reportStep } from '../progressSteps';
 import type { TerminationProgress } from './actualState';
 import { isInventoryObject, parseConfigToApply, type InventoryGroup, type ManifestObject } from './configToApply';
 import { applyInventoryGroup } from './inventoryApply';
@@ -234,7 +235,7 @@ export async function runTermination(
     for (const report of tracker.unreconciled()) {
       if (report.name !== target.name || report.namespace !== target.namespace) continue;
       reported.push(report.progress);
-      progress.report(`${target.name}: ${report.progress}`);
+      reportStep(progress, { kind: 'workspaceProgress', workspace: target.name, progress: report.progress });
     }
     if (options.dryRun || cycle.value.progress !== 'Terminating') return ok({ progress: cycle.value.progress, cycles, reported });
     for (const ref of cycle.value.waitFor) {

@@ -15,10 +15,10 @@ export async function reviewJobAccess(target: ClusterTarget, identity: JobIdenti
   const subject = reviewSubject(identity, {}, agent);
   if (!subject) return { ok: false, message: "the job acts as the agent's own ServiceAccount, which depends on how the agent was installed; so it is not asked rather than guessed" };
   const opened = openSession({ advice: EDITOR_ADVICE, ...(target.kubeconfigPath ? { kubeconfigPath: target.kubeconfigPath } : {}), ...(target.context ? { context: target.context } : {}), ...(signal ? { signal } : {}) });
-  if (opened.type !== 'ok') return { ok: false, message: describeOutcome(opened) };
+  if (opened.type !== 'ok') return { ok: false, message: describeOutcome(opened, EDITOR_ADVICE) };
   try {
     const preview = await previewAccess(opened.value, subject, namespace, signal ? { signal } : {});
-    if (preview.type !== 'ok') return { ok: false, message: describeOutcome(preview) };
+    if (preview.type !== 'ok') return { ok: false, message: describeOutcome(preview, EDITOR_ADVICE) };
     return { ok: true, context: preview.value.context, summary: preview.value.summary };
   } finally {
     opened.value.close();

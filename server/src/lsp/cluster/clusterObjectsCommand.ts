@@ -1,6 +1,8 @@
 import type { Connection } from 'vscode-languageserver';
 import { listEnvironments, type EnvironmentSummary } from '../../cluster/environments';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
+import { EDITOR_ADVICE } from '../../cluster/kube/session';
+import { describeStep } from '../../cluster/progressSteps';
 import { listWorkspaces } from '../../cluster/workspace/list';
 import { clusterTarget, operationOptions, record } from './args';
 import type { ClusterCommandRouter } from './commandRouter';
@@ -17,13 +19,13 @@ export function registerClusterObjectsCommand(router: ClusterCommandRouter, conn
     const { agentNamespace } = operationOptions(args);
     return withSession<ClusterInventory>(clusterTarget(args), (session) =>
       runOperation(connection, call.params, call.token, `Reading ${session.context}`, async ({ signal, report }) => {
-        report('environments and workspaces');
+        report(describeStep({ kind: 'listing', what: 'environments and workspaces' }));
         const [environments, workspaces] = await Promise.all([listEnvironments(session, { signal }), listWorkspaces(session)]);
         const problems: string[] = [];
         let envs = environments;
         if (isFailure(envs) && envs.type === 'forbidden' && agentNamespace) envs = await listEnvironments(session, { signal, namespace: agentNamespace });
-        if (isFailure(envs)) problems.push(`Environments: ${describeOutcome(envs)}`);
-        if (isFailure(workspaces)) problems.push(`Workspaces: ${describeOutcome(workspaces)}`);
+        if (isFailure(envs)) problems.push(`Environments: ${describeOutcome(envs, EDITOR_ADVICE)}`);
+        if (isFailure(workspaces)) problems.push(`Workspaces: ${describeOutcome(workspaces, EDITOR_ADVICE)}`);
         return {
           ok: true,
           value: {
@@ -31,8 +33,8 @@ export function registerClusterObjectsCommand(router: ClusterCommandRouter, conn
             environments: isFailure(envs) ? [] : envs.value.map(environmentView),
             workspaces: isFailure(workspaces) ? [] : workspaces.value.map((w) => ({ name: w.name, namespace: w.namespace, mode: w.mode, state: w.actualState })),
             problems,
-            ...(isFailure(envs) ? { environmentsProblem: describeOutcome(envs) } : {}),
-            ...(isFailure(workspaces) ? { workspacesProblem: describeOutcome(workspaces) } : {}),
+            ...(isFailure(envs) ? { environmentsProblem: describeOutcome(envs, EDITOR_ADVICE) } : {}),
+            ...(isFailure(workspaces) ? { workspacesProblem: describeOutcome(workspaces, EDITOR_ADVICE) } : {}),
           },
         };
       }),

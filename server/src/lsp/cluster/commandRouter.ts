@@ -1,5 +1,6 @@
 import { ExecuteCommandRequest, type CancellationToken, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
+import { EDITOR_ADVICE } from '../../cluster/kube/session';
 import type { ClusterCommandId, ClusterCommandResult, ClusterCommandValue } from './protocol';
 import { UNTRUSTED_MESSAGE, type WorkspaceTrust } from './trust';
 
@@ -79,5 +80,5 @@ export class ClusterCommandRouter {
 
 /** A cluster engine failure as a command result, with the engine's user-facing sentence. */
 export function fromFailure(failure: ClusterFailure): ClusterCommandResult<never> {
-  return { ok: false, kind: failure.type, message: describeOutcome(failure) };
+  return { ok: false, kind: failure.type, message: describeOutcome(failure, EDITOR_ADVICE) };
 }

@@ -3,7 +3,9 @@ import { conflictsOf, isNoop } from '../../cluster/apply/plan';
 import { TIERS } from '../../cluster/apply/supportedKinds';
 import type { DestroyPlan } from '../../cluster/destroy/plan';
 import { formatRef, type ObjectRef } from '../../cluster/kube/objectRef';
+import { describeForbidden } from '../../cluster/kube/forbidden';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
+import { EDITOR_ADVICE } from '../../cluster/kube/session';
 import type { NamespaceContents } from '../../cluster/prune/index';
 import type { ApplyPlanView, DestroyPlanView, PlannedObjectView } from './protocol';
 
@@ -25,28 +27,14 @@ export function blockedKind(blocked: readonly ClusterFailure[]): ClusterFailure[
   return blocked.every((b) => b.type === blocked[0].type) ? blocked[0].type : 'refused';
 }
 
-/** The parts of the API server's 403 message (`User "u" cannot create resource "namespaces" in API group "" at the cluster scope`). */
-const FORBIDDEN = /User "([^"]+)" cannot (\S+) resource "([^"]+)"(?: in API group "([^"]*)")?(?: in the namespace "([^"]+)"| at the cluster scope)?/;
-
 /**
- * Several 403s as one message a person can act on: who was refused, each verb × resource × namespace
- * once, and what to do in the editor; undefined when they are not all 403s the API server explained.
+ * A blocked plan's problems as one message (nothing will be changed). 403s, one or many, are one
+ * sentence naming who was refused and each verb × resource × namespace once (kube/forbidden.ts).
  */
-export function forbiddenMessage(what: string, blocked: readonly ClusterFailure[]): string | undefined {
-  if (!blocked.length || !blocked.every((b) => b.type === 'forbidden')) return undefined;
-  const parts = blocked.map((b) => FORBIDDEN.exec(b.message));
-  if (parts.some((p) => !p)) return undefined;
-  const users = [...new Set(parts.map((p) => p![1]))];
-  const refused = [...new Set(parts.map((p) => `${p![2]} ${p![3]}${p![4] ? `.${p![4]}` : ''} ${p![5] ? `in namespace ${p![5]}` : 'at cluster scope'}`))];
-  return `${what}: nothing was changed — the cluster refused ${users.map((u) => `"${u}"`).join(', ')} (403 Forbidden): may not ${refused.join('; ')}. Ask a cluster administrator for these permissions, or select a context with more rights.`;
-}
-
-/** A blocked plan's problems as one message (nothing will be changed). */
 export function blockedMessage(what: string, blocked: readonly ClusterFailure[]): string {
-  if (blocked.length === 1) return describeOutcome(blocked[0]);
-  const forbidden = forbiddenMessage(what, blocked);
-  if (forbidden) return forbidden;
-  return `${what}: nothing will be changed, ${blocked.length} problems:\n${blocked.map((b) => `- ${describeOutcome(b)}`).join('\n')}`;
+  if (blocked.length && blocked.every((b) => b.type === 'forbidden')) return describeForbidden(blocked, { what, nothingChanged: true, advice: EDITOR_ADVICE });
+  if (blocked.length === 1) return describeOutcome(blocked[0], EDITOR_ADVICE);
+  return `${what}: nothing will be changed, ${blocked.length} problems:\n${blocked.map((b) => `- ${describeOutcome(b, EDITOR_ADVICE)}`).join('\n')}`;
 }
 
 /** The apply plan as the client shows it: per object live/proposed YAML, the whole diff, conflicts. */
