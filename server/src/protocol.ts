@@ -104,6 +104,8 @@ export interface SimulationRow {
   readonly entry: string;
   /** What decided the outcome (0-based line): the rule that matched, else the winning entry, else this row's entry. */
   readonly decidedLine: number | null;
+  /** How the job acts in the cluster (`access_as`); null when denied. */
+  readonly accessAs: 'agent' | 'ci_job' | 'impersonate' | null;
   /** The identity × namespace the RBAC check asks about ({@link SIMULATION_ACCESS_REQUEST}); null when denied or acting as the agent. */
   readonly accessKey: string | null;
 }

@@ -35,18 +35,18 @@ button{font:inherit;color:var(--vscode-button-foreground);background:var(--vscod
 button:hover{background:var(--vscode-button-hoverBackground)}button:disabled{opacity:.6;cursor:default}
 button.link{background:none;color:var(--vscode-textLink-foreground);padding:0}button.link:hover{text-decoration:underline}
 #bar{position:sticky;top:0;left:0;z-index:3;display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center;padding:6px 0;background:var(--vscode-editor-background);border-bottom:1px solid var(--vscode-panel-border)}
-#filter{flex:1 1 14em;min-width:10em;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);padding:3px 6px}
+#filter{flex:1 1 100%;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);padding:3px 6px}
 #filter:focus{outline:1px solid var(--vscode-focusBorder)}
-table{border-collapse:separate;border-spacing:0;margin-top:6px}
+table{border-collapse:separate;border-spacing:0;margin-top:6px;width:100%}
 th,td{border-right:1px solid var(--vscode-panel-border);border-bottom:1px solid var(--vscode-panel-border);padding:4px 6px;text-align:left;vertical-align:top}
 thead th{position:sticky;top:var(--bar,36px);z-index:1;background:var(--vscode-editor-background);font-weight:600;border-top:1px solid var(--vscode-panel-border)}
-th.entry{position:sticky;left:0;z-index:1;background:var(--vscode-editor-background);font-weight:normal;width:11em;min-width:8em;max-width:16em;border-left:1px solid var(--vscode-panel-border)}
+th.entry{position:sticky;left:0;z-index:1;background:var(--vscode-editor-background);font-weight:normal;width:22%;min-width:7em;border-left:1px solid var(--vscode-panel-border)}
 th.corner{left:0;z-index:2;border-left:1px solid var(--vscode-panel-border)}
-.matrix td.cell{min-width:7.5em;max-width:16em}
+.matrix td.cell{min-width:5.5em;overflow-wrap:anywhere}
 .entry .kind{color:var(--vscode-descriptionForeground)}.entry .id{overflow-wrap:anywhere;font-weight:600}
 .problem-count,.problem{color:var(--vscode-editorWarning-foreground)}.problem{font-size:.9em;overflow-wrap:anywhere}
 td.yes .verdict,td.yes:not(.cell){color:var(--vscode-testing-iconPassed)}td.no .verdict,td.no:not(.cell){color:var(--vscode-errorForeground)}
-.why{overflow-wrap:anywhere}.rbac{font-size:.9em;margin-top:2px}.rbac.unknown{color:var(--vscode-descriptionForeground);font-style:italic}
+.why{overflow-wrap:anywhere;font-size:.9em;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}.rbac{font-size:.9em;margin-top:2px}.rbac.unknown{color:var(--vscode-descriptionForeground);font-style:italic}
 [data-line]{cursor:pointer}[data-line]:hover{background:var(--vscode-list-hoverBackground)}
 [tabindex]:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px;background:var(--vscode-list-focusBackground,transparent)}
 tr[hidden]{display:none}

@@ -65,22 +65,26 @@ function renderEntry(rows: SimulationRow[], r: number, scenarios: readonly strin
   });
   const line = first.line === null ? '' : ` data-line="${first.line}"`;
   return `<tr data-text="${escapeHtml(text)}"${denied ? ' data-denied="1"' : ''}${problems ? ' data-problems="1"' : ''}>
-<th class="entry" scope="row" tabindex="0" data-nav="${r},0" data-file="config"${line} title="Go to the entry"><span class="kind">${escapeHtml(kind)}</span> <span class="id">${escapeHtml(id.join(' '))}</span>${first.line === null ? '' : ` <span class="muted">line ${first.line + 1}</span>`}${problems ? ` <span class="problem-count">⚠ ${problems}</span>` : ''}</th>
+<th class="entry" scope="row" tabindex="0" data-nav="${r},0" data-file="config"${line} title="Go to the entry"><span class="kind">${escapeHtml(kind)}</span> <span class="id">${breakable(id.join(' '))}</span>${first.line === null ? '' : ` <span class="muted">line ${first.line + 1}</span>`}${problems ? ` <span class="problem-count">⚠ ${problems}</span>` : ''}</th>
 ${cells.join('\n')}</tr>`;
 }
 
 function renderCell(row: SimulationRow, r: number, c: number, cluster: ClusterAnswers): string {
-  const decided = row.rule !== null ? `rule ${row.rule}` : row.authorized ? 'default_namespace' : '';
+  // Compact, for a narrow split: the namespace or why not, then what decided and who acts; the full
+  // explanation is the cell's tooltip.
   const via = row.via && row.via !== row.entry ? `via ${row.via}` : '';
-  const how = [decided, via, row.identity ? `as ${row.identity}` : ''].filter(Boolean).join(' · ');
-  const verdict = row.authorized ? `✓ ${row.namespace ? `<code>${escapeHtml(row.namespace)}</code>` : '(no namespace)'}` : `✗ <span class="why">${escapeHtml(row.denial ?? 'denied')}</span>`;
+  const who = row.accessAs === 'impersonate' ? `as ${row.identity ?? 'the impersonated user'}` : (row.accessAs ?? '');
+  const how = (row.authorized ? [row.rule !== null ? `rule ${row.rule}` : '', via, who] : [via]).filter(Boolean).join(' · ');
+  const verdict = row.authorized
+    ? `<div class="verdict">✓ ${row.namespace ? `<code>${escapeHtml(row.namespace)}</code>` : '(no namespace)'}</div>`
+    : `<div class="verdict">✗ denied</div><div class="why">${escapeHtml(row.denial ?? '')}</div>`;
   const problems = row.problems.map((p) => `<div class="problem">⚠ ${escapeHtml(p)}</div>`).join('');
   const answer = row.accessKey ? cluster.byKey.get(row.accessKey) : undefined;
   const rbac = answer ? `<div class="rbac ${answer.ok ? 'ok' : 'unknown'}">☸ ${escapeHtml(answer.ok ? answer.text : `the cluster cannot answer: ${answer.text}`)}</div>` : '';
   const line = row.decidedLine ?? row.line;
-  const title = [`${row.scenario} — ${row.project}`, ...row.explanation, line === null ? '' : 'Enter or click: go to what decided this'].filter(Boolean).join('\n');
+  const title = [`${row.scenario} — ${row.project}`, ...row.explanation, row.identity ? `identity: ${row.identity}` : '', line === null ? '' : 'Enter or click: go to what decided this'].filter(Boolean).join('\n');
   return `<td class="cell ${row.authorized ? 'yes' : 'no'}" tabindex="0" data-nav="${r},${c}" data-file="config"${line === null ? '' : ` data-line="${line}"`}${row.accessKey ? ` data-key="${escapeHtml(row.accessKey)}"` : ''} title="${escapeHtml(title)}">
-<div class="verdict">${verdict}</div>${how ? `<div class="how">${escapeHtml(how)}</div>` : ''}${problems}${rbac}</td>`;
+${verdict}${how ? `<div class="how">${escapeHtml(how)}</div>` : ''}${problems}${rbac}</td>`;
 }
 
 /** The jobs of the pipeline beside the agent that get (or are refused) this agent's context. */
@@ -92,12 +96,17 @@ function renderJobs(jobs: PipelineJobsResult, context: string): string {
     const text = [r.job, r.scenario, r.environment ?? '', r.namespace ?? '', r.identity ?? ''].join(' ').toLowerCase();
     return `<tr data-text="${escapeHtml(text)}"${r.authorized ? '' : ' data-denied="1"'}>
 <th class="entry" scope="row" tabindex="0" data-file="pipeline" data-line="${r.line}" title="Go to the job">${escapeHtml(r.job)}</th><td>${escapeHtml(r.scenario)}${r.environment ? `<div class="how">environment ${escapeHtml(r.environment)}</div>` : ''}</td>
-<td class="${r.authorized ? 'yes' : 'no'}">${result}${notes.length ? `<div class="how">${escapeHtml(notes.join('; '))}</div>` : ''}</td></tr>`;
+<td class="${r.authorized ? 'yes' : 'no'}"${r.reason ? ` title="${escapeHtml(r.reason)}"` : ''}>${result}${notes.length ? `<div class="how">${escapeHtml(notes.join('; '))}</div>` : ''}</td></tr>`;
   });
   return `<h3>Jobs of this repository's pipeline</h3>
 <p class="muted">${escapeHtml(jobs.pipeline)} of <code>${escapeHtml(jobs.project)}</code>: the jobs that run, and what context <code>${escapeHtml(context)}</code> gives them</p>
 <table class="jobs"><thead><tr><th scope="col">job</th><th scope="col">situation</th><th scope="col">this agent's context</th></tr></thead>
 <tbody>${rows.join('\n') || '<tr><td colspan="3">No job runs in any situation.</td></tr>'}</tbody></table>`;
+}
+
+/** Escaped, with a line-break opportunity after each `/`: long group paths wrap between their parts. */
+function breakable(path: string): string {
+  return escapeHtml(path).replaceAll('/', '/<wbr>');
 }
 
 export function escapeHtml(text: string): string {

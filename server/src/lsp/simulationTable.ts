@@ -27,6 +27,7 @@ export function viewRows({ parsed }: ParsedAgentConfig, simulation: ConfigSimula
       ...row,
       entry: entry.id === null ? entry.kind : `${entry.kind} ${entry.id}`,
       decidedLine,
+      accessAs: outcome.authorized ? outcome.access_as : null,
       accessKey: asked ? accessKey(outcome.identity!, outcome.namespace) : null,
     };
   });
