@@ -1,15 +1,12 @@
 import * as vscode from 'vscode';
-import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView, type WorkspaceView } from '../../../server/src/protocol';
+import { CLUSTER_COMMANDS, type ClusterInventory } from '../../../server/src/protocol';
 import type { ClusterCommands } from './clusterCommands';
 import type { ClusterTargetSelection } from './clusterTarget';
+import { groupRows, topRows, type ClusterRow } from './clusterTreeRows';
 
 export const CLUSTER_VIEW_ID = 'gitlabAgentConfig.clusterView';
 
-type Node =
-  | { readonly type: 'group'; readonly label: 'Environments' | 'Workspaces' }
-  | { readonly type: 'environment'; readonly environment: EnvironmentView }
-  | { readonly type: 'workspace'; readonly workspace: WorkspaceView }
-  | { readonly type: 'message'; readonly text: string };
+type Node = ClusterRow;
 
 /** Tree items that carry what their inline actions need. */
 export type ClusterTreeNode = Node;
@@ -67,16 +64,9 @@ export class ClusterTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
     if (!this.target.effectiveContext) return [];
     this.inventory ??= this.load();
     const inventory = await this.inventory;
-    if (typeof inventory === 'string') return node ? [] : [{ type: 'message', text: inventory }];
-    // One state per list: what was found, that none was found, or why it could not be read — never two of them side by side.
-    if (!node) return [{ type: 'group', label: 'Environments' }, { type: 'group', label: 'Workspaces' }];
-    if (node.type !== 'group') return [];
-    if (node.label === 'Environments') {
-      if (inventory.environmentsProblem) return [{ type: 'message', text: `Cannot list: ${inventory.environmentsProblem}` }];
-      return inventory.environments.length ? inventory.environments.map((environment) => ({ type: 'environment', environment })) : [{ type: 'message', text: 'No managed environments' }];
-    }
-    if (inventory.workspacesProblem) return [{ type: 'message', text: `Cannot list: ${inventory.workspacesProblem}` }];
-    return inventory.workspaces.length ? inventory.workspaces.map((workspace) => ({ type: 'workspace', workspace })) : [{ type: 'message', text: 'No workspaces' }];
+    // One coherent state per cluster (clusterTreeRows.ts): never "none found" beside "forbidden".
+    if (!node) return topRows(inventory);
+    return node.type === 'group' && typeof inventory !== 'string' ? groupRows(inventory, node.label) : [];
   }
 
   private async load(): Promise<ClusterInventory | string> {

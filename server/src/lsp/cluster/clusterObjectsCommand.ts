@@ -23,7 +23,11 @@ export function registerClusterObjectsCommand(router: ClusterCommandRouter, conn
         const [environments, workspaces] = await Promise.all([listEnvironments(session, { signal }), listWorkspaces(session)]);
         const problems: string[] = [];
         let envs = environments;
-        if (isFailure(envs) && envs.type === 'forbidden' && agentNamespace) envs = await listEnvironments(session, { signal, namespace: agentNamespace });
+        let environmentsNamespace: string | undefined;
+        if (isFailure(envs) && envs.type === 'forbidden' && agentNamespace) {
+          envs = await listEnvironments(session, { signal, namespace: agentNamespace });
+          if (!isFailure(envs)) environmentsNamespace = agentNamespace;
+        }
         if (isFailure(envs)) problems.push(`Environments: ${describeOutcome(envs, EDITOR_ADVICE)}`);
         if (isFailure(workspaces)) problems.push(`Workspaces: ${describeOutcome(workspaces, EDITOR_ADVICE)}`);
         return {
@@ -35,6 +39,7 @@ export function registerClusterObjectsCommand(router: ClusterCommandRouter, conn
             problems,
             ...(isFailure(envs) ? { environmentsProblem: describeOutcome(envs, EDITOR_ADVICE) } : {}),
             ...(isFailure(workspaces) ? { workspacesProblem: describeOutcome(workspaces, EDITOR_ADVICE) } : {}),
+            ...(environmentsNamespace ? { environmentsNamespace } : {}),
           },
         };
       }),

@@ -272,6 +272,11 @@ export interface ClusterInventory {
   readonly environmentsProblem?: string;
   /** Why the workspaces could not be listed. */
   readonly workspacesProblem?: string;
+  /**
+   * The one namespace the environments were looked for in, when the context may not list them in
+   * every namespace (the agent's namespace setting): "none" means none there, not none at all.
+   */
+  readonly environmentsNamespace?: string;
 }
 
 export interface TerminateWorkspaceArgs extends ClusterArgs {
