@@ -71,6 +71,20 @@ test('agentcfg apply against an unreachable cluster prints one clear sentence an
   assert.doesNotMatch(stderr, /\bat .*\.js:\d+/, 'no stack trace');
 });
 
+test('agentcfg apply as an identity the cluster refuses: the 403s are one BLOCKED line naming the identity, each verb × resource × namespace once, and the flags to use; nothing changes, exit 1', async () => {
+  const env = await clusterEnv();
+  const name = uniqueEnvironmentName('cli-forbidden');
+  const { code, stdout, stderr } = agentcfg('apply', TEMPLATE, ...ids(name), '--kubeconfig', env.kubeconfig, '--context', env.restrictedContext, '--agent-namespace', 'gitlab-agent', '--dry-run');
+  assert.equal(code, 1, stderr);
+  const blocked = `${stdout}\n${stderr}`.split('\n').filter((l) => l.trimStart().startsWith('BLOCKED'));
+  assert.equal(blocked.length, 1, blocked.join('\n'));
+  assert.match(
+    blocked[0],
+    /^ {2}BLOCKED {3}The cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get configmaps in namespace gitlab-agent; get namespaces in namespace \S+; get serviceaccounts in namespace \S+; get rolebindings\.rbac\.authorization\.k8s\.io in namespace \S+\. Ask a cluster administrator for these permissions, or use a context with more rights \(--context, or --kubeconfig for another kubeconfig\)\.$/,
+  );
+  assert.match(stderr, /Not applied: the plan is blocked \(see BLOCKED\); nothing was changed\./);
+});
+
 /** The kubectl built with the control plane, as the admin identity. */
 function kubectl(env: ClusterEnv, ...args: string[]): { code: number | null; stderr: string } {
   const result = spawnSync(env.kubectl, ['--kubeconfig', env.kubeconfig, '--context', env.adminContext, ...args], { encoding: 'utf8' });

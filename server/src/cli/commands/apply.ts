@@ -6,6 +6,7 @@
  */
 import { executeApply } from '../../cluster/apply/execute';
 import { conflictsOf, isNoop, planApply, type ApplyPlan } from '../../cluster/apply/plan';
+import { describeForbidden } from '../../cluster/kube/forbidden';
 import { formatRef } from '../../cluster/kube/objectRef';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
 import { CLI_ADVICE } from '../../cluster/kube/session';
@@ -31,7 +32,10 @@ export function planText(plan: ApplyPlan): string {
   }
   for (const p of plan.prunes) lines.push(`  ${'prune'.padEnd(9)} ${formatRef(p.ref)}`);
   for (const s of plan.skipped) lines.push(`  ${'forget'.padEnd(9)} ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`);
-  for (const b of plan.blocked) lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeOutcome(b, CLI_ADVICE)}`);
+  // The 403s as one line (who was refused, each verb × resource × namespace once), as the editor says them; the rest one line each.
+  const forbidden = plan.blocked.filter((b) => b.type === 'forbidden');
+  if (forbidden.length) lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeForbidden(forbidden, { advice: CLI_ADVICE })}`);
+  for (const b of plan.blocked) if (b.type !== 'forbidden') lines.push(`  ${'BLOCKED'.padEnd(9)} ${describeOutcome(b, CLI_ADVICE)}`);
   for (const c of plan.pruneCascades) for (const o of [...c.objects.map((x) => formatRef(x)), ...c.unlisted]) lines.push(`  ${'ALSO'.padEnd(9)} ${o}: goes with namespace ${c.namespace} (not created by this environment; needs --delete-others)`);
   for (const a of plan.adoptions) for (const o of [...a.objects.map((x) => formatRef(x)), ...a.unlisted]) lines.push(`  ${'adopts'.padEnd(9)} namespace ${a.namespace}, which also holds ${o}: deleting the environment later deletes it too`);
   const diffs = plan.objects.filter((o) => o.diff !== '').map((o) => o.diff);
