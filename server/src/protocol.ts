@@ -139,6 +139,8 @@ export interface SimulationAccessAnswer {
   /** true: `text` is the cluster's summary; false: `text` says why the cluster could not answer. */
   readonly ok: boolean;
   readonly text: string;
+  /** The summary's parts (`can deploy`, `cannot read secrets`), for a compact cell; empty when not ok. */
+  readonly capabilities: readonly { readonly text: string; readonly allowed: boolean }[];
 }
 
 export interface SimulationAccessResult {

@@ -143,6 +143,7 @@ describe('LSP over stdio: the simulation view’s data', () => {
     for (const answer of result.answers) {
       assert.equal(answer.ok, false);
       assert.ok(answer.text.length > 0);
+      assert.deepEqual(answer.capabilities, []);
     }
   });
 });

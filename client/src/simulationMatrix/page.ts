@@ -41,13 +41,13 @@ table{border-collapse:separate;border-spacing:0;margin-top:6px;width:100%}
 th,td{border-right:1px solid var(--vscode-panel-border);border-bottom:1px solid var(--vscode-panel-border);padding:4px 6px;text-align:left;vertical-align:top}
 thead th{position:sticky;top:var(--bar,36px);z-index:1;background:var(--vscode-editor-background);font-weight:600;border-top:1px solid var(--vscode-panel-border)}
 th.entry{position:sticky;left:0;z-index:1;background:var(--vscode-editor-background);font-weight:normal;width:22%;min-width:7em;border-left:1px solid var(--vscode-panel-border)}
-th.corner{left:0;z-index:2;border-left:1px solid var(--vscode-panel-border)}
-.matrix td.cell{min-width:5.5em;overflow-wrap:anywhere}
+th.corner{left:0;z-index:2;width:22%;border-left:1px solid var(--vscode-panel-border)}
+table.matrix{table-layout:fixed}.matrix td.cell{overflow-wrap:anywhere}
 .entry .kind{color:var(--vscode-descriptionForeground)}.entry .id{overflow-wrap:anywhere;font-weight:600}
 .problem-count,.problem{color:var(--vscode-editorWarning-foreground)}.problem{font-size:.9em;overflow-wrap:anywhere}
 td.yes .verdict,td.yes:not(.cell){color:var(--vscode-testing-iconPassed)}td.no .verdict,td.no:not(.cell){color:var(--vscode-errorForeground)}
 .why{overflow-wrap:anywhere;font-size:.9em;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}.rbac{font-size:.9em;margin-top:2px}.rbac.unknown{color:var(--vscode-descriptionForeground);font-style:italic}
 [data-line]{cursor:pointer}[data-line]:hover{background:var(--vscode-list-hoverBackground)}
 [tabindex]:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px;background:var(--vscode-list-focusBackground,transparent)}
-tr[hidden]{display:none}
+tr[hidden]{display:none}ul.answers{margin:4px 0;padding-left:1.2em}ul.answers li{margin-bottom:4px;overflow-wrap:anywhere}
 `;

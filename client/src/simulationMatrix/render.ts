@@ -20,7 +20,7 @@ export interface MatrixHtml {
 }
 
 export function renderView(result: SimulateResult, jobs: PipelineJobsResult, file: string, cluster: ClusterAnswers): MatrixHtml {
-  return { head: renderHead(result, file, cluster), matrix: renderMatrix(result, cluster), jobs: renderJobs(jobs, result.context) };
+  return { head: renderHead(result, file, cluster), matrix: renderMatrix(result, cluster) + renderClusterAnswers(result, cluster), jobs: renderJobs(jobs, result.context) };
 }
 
 function renderHead(result: SimulateResult, file: string, cluster: ClusterAnswers): string {
@@ -50,7 +50,7 @@ function renderMatrix(result: SimulateResult, cluster: ClusterAnswers): string {
   const header = result.scenarios.map((s) => `<th scope="col">${escapeHtml(s)}</th>`).join('');
   const body = [...entries.values()].map((rows, r) => renderEntry(rows, r, result.scenarios, cluster)).join('\n');
   return `<table class="matrix" role="grid" aria-label="CI access per entry and scenario"><thead><tr><th class="corner" scope="col">entry</th>${header}</tr></thead>
-<tbody>${body || `<tr><td colspan="${result.scenarios.length + 1}">No ci_access entries.</td></tr>`}</tbody></table>`;
+<tbody>${body ? body + noMatch(result.scenarios.length + 1) : `<tr><td colspan="${result.scenarios.length + 1}">No ci_access entries.</td></tr>`}</tbody></table>`;
 }
 
 function renderEntry(rows: SimulationRow[], r: number, scenarios: readonly string[], cluster: ClusterAnswers): string {
@@ -80,11 +80,34 @@ function renderCell(row: SimulationRow, r: number, c: number, cluster: ClusterAn
     : `<div class="verdict">✗ denied</div><div class="why">${escapeHtml(row.denial ?? '')}</div>`;
   const problems = row.problems.map((p) => `<div class="problem">⚠ ${escapeHtml(p)}</div>`).join('');
   const answer = row.accessKey ? cluster.byKey.get(row.accessKey) : undefined;
-  const rbac = answer ? `<div class="rbac ${answer.ok ? 'ok' : 'unknown'}">☸ ${escapeHtml(answer.ok ? answer.text : `the cluster cannot answer: ${answer.text}`)}</div>` : '';
+  const rbac = answer ? `<div class="rbac ${answer.ok ? 'ok' : 'unknown'}" title="${escapeHtml(answer.text)}">☸ ${escapeHtml(compactAnswer(answer))}</div>` : '';
   const line = row.decidedLine ?? row.line;
   const title = [`${row.scenario} — ${row.project}`, ...row.explanation, row.identity ? `identity: ${row.identity}` : '', line === null ? '' : 'Enter or click: go to what decided this'].filter(Boolean).join('\n');
   return `<td class="cell ${row.authorized ? 'yes' : 'no'}" tabindex="0" data-nav="${r},${c}" data-file="config"${line === null ? '' : ` data-line="${line}"`}${row.accessKey ? ` data-key="${escapeHtml(row.accessKey)}"` : ''} title="${escapeHtml(title)}">
 ${verdict}${how ? `<div class="how">${escapeHtml(how)}</div>` : ''}${problems}${rbac}</td>`;
+}
+
+/** A cell's share of the cluster's answer: what the identity can do, the rest counted (the whole sentence is below the matrix). */
+function compactAnswer(answer: SimulationAccessAnswer): string {
+  if (!answer.ok) return 'the cluster cannot answer';
+  const can = answer.capabilities.filter((c) => c.allowed).map((c) => c.text);
+  const cannot = answer.capabilities.length - can.length;
+  if (!can.length) return `all ${cannot} refused`;
+  return `${can.join(', ')}${cannot ? ` · ${cannot} refused` : ''}`;
+}
+
+/** The cluster's answers in full, each with the cells it answers for. */
+function renderClusterAnswers(result: SimulateResult, cluster: ClusterAnswers): string {
+  const cells = new Map<string, string[]>();
+  for (const row of result.rows) {
+    if (row.accessKey && cluster.byKey.has(row.accessKey)) cells.set(row.accessKey, [...(cells.get(row.accessKey) ?? []), `${row.entry} × ${row.scenario}`]);
+  }
+  if (!cells.size) return '';
+  const items = [...cells].map(([key, where]) => {
+    const answer = cluster.byKey.get(key)!;
+    return `<li><span class="muted">${escapeHtml(where.join('; '))}</span><br>${answer.ok ? escapeHtml(answer.text) : `<span class="warn">the cluster cannot answer: ${escapeHtml(answer.text)}</span>`}</li>`;
+  });
+  return `<h3>What the jobs may do in the cluster</h3><ul class="answers">${items.join('\n')}</ul>`;
 }
 
 /** The jobs of the pipeline beside the agent that get (or are refused) this agent's context. */
@@ -101,7 +124,12 @@ function renderJobs(jobs: PipelineJobsResult, context: string): string {
   return `<h3>Jobs of this repository's pipeline</h3>
 <p class="muted">${escapeHtml(jobs.pipeline)} of <code>${escapeHtml(jobs.project)}</code>: the jobs that run, and what context <code>${escapeHtml(context)}</code> gives them</p>
 <table class="jobs"><thead><tr><th scope="col">job</th><th scope="col">situation</th><th scope="col">this agent's context</th></tr></thead>
-<tbody>${rows.join('\n') || '<tr><td colspan="3">No job runs in any situation.</td></tr>'}</tbody></table>`;
+<tbody>${rows.length ? rows.join('\n') + noMatch(3) : '<tr><td colspan="3">No job runs in any situation.</td></tr>'}</tbody></table>`;
+}
+
+/** The row the page shows when the filter hides every other row of a table. */
+function noMatch(columns: number): string {
+  return `<tr class="no-match" hidden><td colspan="${columns}" class="muted">No row matches the filter.</td></tr>`;
 }
 
 /** Escaped, with a line-break opportunity after each `/`: long group paths wrap between their parts. */

@@ -34,6 +34,10 @@ export const MATRIX_SCRIPT = String.raw`(function () {
         if (visible) shown++;
       }
     }
+    for (const table of document.querySelectorAll('table')) {
+      const none = table.querySelector('tr.no-match');
+      if (none) none.hidden = !!table.querySelector('tr[data-text]:not([hidden])');
+    }
     byId('count').textContent = shown === total ? total + ' entries' : shown + ' of ' + total + ' entries';
     vscode.setState({ filter: filter.value, denied: onlyDenied.checked, problems: onlyProblems.checked });
   }
@@ -48,6 +52,9 @@ export const MATRIX_SCRIPT = String.raw`(function () {
     byId('head').innerHTML = message.head;
     byId('matrix').innerHTML = message.matrix;
     byId('jobs').innerHTML = message.jobs;
+    // Columns share the width equally down to a readable minimum; more scenarios scroll sideways.
+    const matrix = document.querySelector('table.matrix');
+    if (matrix) matrix.style.minWidth = 8 + 6.5 * (matrix.querySelectorAll('thead th').length - 1) + 'em';
     applyFilter();
     if (focused) {
       const again = document.querySelector('[data-nav="' + focused + '"]');

@@ -75,7 +75,8 @@ export class SimulateRequestFeature {
       unavailable: null,
       answers: asked.flatMap(([key, pair]) => {
         const answer = answers.get(previewKey(pair.identity, pair.namespace));
-        return answer ? [{ key, ok: answer.ok, text: answer.ok ? answer.summary : answer.message }] : [];
+        if (!answer) return [];
+        return [answer.ok ? { key, ok: true, text: answer.summary, capabilities: answer.capabilities.map(({ text, allowed }) => ({ text, allowed })) } : { key, ok: false, text: answer.message, capabilities: [] }];
       }),
       skipped: pairs.size - asked.length,
     };

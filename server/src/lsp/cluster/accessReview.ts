@@ -5,11 +5,11 @@
 import type { JobIdentity } from '../../engine/access/identity';
 import { describeOutcome } from '../../cluster/kube/outcome';
 import { EDITOR_ADVICE, openSession } from '../../cluster/kube/session';
-import { previewAccess, reviewSubject, type AgentServiceAccount } from '../../cluster/rbac';
+import { previewAccess, reviewSubject, type AgentServiceAccount, type Capability } from '../../cluster/rbac';
 import type { ClusterTarget } from './protocol';
 
 /** What the hover shows for one identity × namespace: the cluster's summary, or why it could not answer. */
-export type AccessReviewAnswer = { readonly ok: true; readonly context: string; readonly summary: string } | { readonly ok: false; readonly message: string };
+export type AccessReviewAnswer = { readonly ok: true; readonly context: string; readonly summary: string; readonly capabilities: readonly Capability[] } | { readonly ok: false; readonly message: string };
 
 export async function reviewJobAccess(target: ClusterTarget, identity: JobIdentity, namespace: string | null, agent?: AgentServiceAccount, signal?: AbortSignal): Promise<AccessReviewAnswer> {
   const subject = reviewSubject(identity, {}, agent);
@@ -19,7 +19,7 @@ export async function reviewJobAccess(target: ClusterTarget, identity: JobIdenti
   try {
     const preview = await previewAccess(opened.value, subject, namespace, signal ? { signal } : {});
     if (preview.type !== 'ok') return { ok: false, message: describeOutcome(preview, EDITOR_ADVICE) };
-    return { ok: true, context: preview.value.context, summary: preview.value.summary };
+    return { ok: true, context: preview.value.context, summary: preview.value.summary, capabilities: preview.value.capabilities };
   } finally {
     opened.value.close();
   }
