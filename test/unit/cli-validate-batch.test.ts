@@ -1,0 +1,86 @@
+// `agentcfg validate` of many files in one process (issue 16, batches): the files are read ahead
+// while others are checked, siblings come from what the batch has read, the git remote is looked up
+// once per directory. None of it may change an answer: a directory checked in one run gives, file
+// for file and in the listing's order, what each file checked on its own gives.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { validateCommand } from '../../server/src/cli/commands/validate';
+import type { CliIo } from '../../server/src/cli/io';
+import { repoRoot } from '../support/lspClient';
+import { generateAgentConfig, generateVariedAgentConfig } from '../support/generateConfig';
+
+async function validate(cwd: string, ...argv: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const io: CliIo = { cwd, out: (t) => void (out += t), err: (t) => assert.fail(`stderr: ${t}`), readStdin: async () => '' };
+  const code = await validateCommand.run(argv, io);
+  return { code, out };
+}
+
+const examples = path.join(repoRoot, 'examples', '.gitlab', 'agents');
+const production = readFileSync(path.join(examples, 'production-agent', 'config.yaml'), 'utf8');
+const broken = readFileSync(path.join(examples, 'broken-agent', 'config.yaml'), 'utf8');
+const template = readFileSync(path.join(examples, 'production-agent', 'environment_templates', 'default.yaml'), 'utf8');
+
+/** 60 agents: clean, broken and generated configs, templates beside a third of them (some broken), an agent with a template only, unreadable files, a nested repository. */
+function workspace(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-batch-'));
+  const git = (at: string, project: string) => {
+    mkdirSync(path.join(at, '.git'), { recursive: true });
+    writeFileSync(path.join(at, '.git', 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = git@gitlab.com:${project}.git\n`);
+  };
+  git(dir, 'acme/agents');
+  for (let i = 0; i < 60; i++) {
+    const agent = path.join(dir, '.gitlab', 'agents', `agent-${String(i).padStart(2, '0')}`);
+    mkdirSync(agent, { recursive: true });
+    const config = [production, broken, generateAgentConfig(1 + (i % 5)), generateVariedAgentConfig(2 + (i % 4), i + 1)][i % 4]!;
+    if (i === 17) symlinkSync(path.join(agent, 'missing.yaml'), path.join(agent, 'config.yaml')); // listed, cannot be read
+    else if (i !== 23) writeFileSync(path.join(agent, 'config.yaml'), config); // agent 23 has a template only
+    if (i % 3 === 0 || i === 23) {
+      mkdirSync(path.join(agent, 'environment_templates'), { recursive: true });
+      // Every other template names a variable the config cannot give, or is broken YAML.
+      const text = i % 6 === 0 ? template : i % 9 === 3 ? 'objects:\n  - kind: [\n' : template.replace('{{ .project.id }}', '{{ .project.nope }}');
+      writeFileSync(path.join(agent, 'environment_templates', 'default.yaml'), text);
+    }
+    if (i === 41) git(agent, 'acme/nested'); // a repository inside the agent directory: its own remote
+  }
+  return dir;
+}
+
+describe('agentcfg validate, a batch', () => {
+  test('a directory in one run = each file on its own, in the listing order (text and JSON)', async () => {
+    const dir = workspace();
+    const listed = await validate(dir, '.', '--format', 'json');
+    const problems = JSON.parse(listed.out) as Array<{ file: string }>;
+    const files = [...new Set(problems.map((p) => p.file))];
+    assert.ok(files.length > 50, `most files have something to say (${files.length})`);
+    assert.ok(files.includes(path.join('.gitlab', 'agents', 'agent-17', 'config.yaml')), 'the unreadable file is reported');
+
+    // The listing's order, from the text report (one line per problem, files in order).
+    const text = await validate(dir, '.');
+    const order = [...new Set(text.out.split('\n').filter(Boolean).map((line) => line.slice(0, line.indexOf(':'))))];
+    assert.deepEqual(order, [...order].sort(), 'files in sorted order');
+
+    const one: unknown[] = [];
+    let anyError = false;
+    for (const file of order) {
+      const alone = await validate(dir, file, '--format', 'json');
+      one.push(...(JSON.parse(alone.out) as unknown[]));
+      anyError ||= alone.code === 1;
+    }
+    assert.deepEqual(problems, one);
+    assert.equal(listed.code, anyError ? 1 : 0);
+    assert.equal(text.code, listed.code);
+  });
+
+  test('files named one by one, several times, in any order: reported in that order', async () => {
+    const dir = workspace();
+    const names = ['.gitlab/agents/agent-05/config.yaml', '.gitlab/agents/agent-03/environment_templates/default.yaml', '.gitlab/agents/agent-01/config.yaml', '.gitlab/agents/agent-03/config.yaml', '.gitlab/agents/agent-05/config.yaml'];
+    const all = await validate(dir, ...names, '--format', 'json');
+    const expected: unknown[] = [];
+    for (const name of names) expected.push(...(JSON.parse((await validate(dir, name, '--format', 'json')).out) as unknown[]));
+    assert.deepEqual(JSON.parse(all.out), expected);
+  });
+});
