@@ -162,17 +162,33 @@ test('Check in cluster shows what each authorized identity may do in its namespa
   const first = await storefront.locator('td.cell').first().innerText();
   assert.match(first, /☸ can deploy · \d+ refused/, first);
   // The whole sentence below the matrix, with the cells it answers for.
-  const answers = await view.locator('ul.answers').innerText();
+  const answers = await view.locator('.answers ul').innerText();
   assert.match(answers, /project acme\/shop\/storefront × default branch → production[\s\S]*in storefront as ci_job: can deploy, cannot read secrets/);
   // The agent's own ServiceAccount (payments) is never asked; the impersonated user is.
   assert.equal(await view.locator('table.matrix tbody tr[data-text]').filter({ hasText: 'acme/shop/payments' }).locator('.rbac').count(), 0);
   assert.match(answers, /group acme\/platform × default branch → production[^\n]*\nin every namespace \(the job has none\) as \w+: /);
 });
 
-test('scenarios added in the workspace settings show as a column; Edit CI Scenarios opens the Workspace tab', async () => {
+test('scenarios added in the workspace settings show as columns, the entry column stays when scrolled sideways; Edit CI Scenarios opens the Workspace tab', async () => {
+  const scenarios = [
+    { name: 'hotfix → staging', ref: 'hotfix/pay', environmentName: 'staging' },
+    { name: 'scheduled nightly rebuild of the review environments of every merge request', ref: 'main', pipelineSource: 'schedule', environmentName: 'review/nightly' },
+    { name: 'release candidate', ref: 'v2.0.0-rc1', isTag: true, protectedRef: true, environmentName: 'staging' },
+    { name: 'fork merge request', ref: 'feature/x', isMergeRequest: true, fromFork: true },
+  ];
   mkdirSync(path.join(wb.workspace, '.vscode'), { recursive: true });
-  writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'gitlabAgentConfig.scenarios': [{ name: 'hotfix → staging', ref: 'hotfix/pay', environmentName: 'staging' }] }, null, 2));
-  await view.locator('table.matrix thead th', { hasText: 'hotfix → staging' }).waitFor({ timeout: 30_000 });
+  writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'gitlabAgentConfig.scenarios': scenarios }, null, 2));
+  await view.locator('table.matrix thead th', { hasText: 'fork merge request' }).waitFor({ timeout: 30_000 });
+  // Eight scenarios do not fit the split: the matrix scrolls sideways under the entry column.
+  await view.evaluate('window.scrollTo(300, 0)');
+  const [scrolled, entryLeft, barLeft] = (await view.evaluate(
+    "[window.scrollX, ...[document.querySelector('table.matrix th.entry'), document.getElementById('bar')].map((e) => e.getBoundingClientRect().left)]",
+  )) as number[];
+  await wb.screenshot('simulation-matrix-wide');
+  await view.evaluate('window.scrollTo(0, 0)');
+  assert.ok(scrolled > 0, 'the matrix is wider than the view');
+  assert.ok(Math.abs(entryLeft) < 1, `the entry column's left at ${entryLeft} px`);
+  assert.ok(barLeft >= 0 && barLeft < 20, `the filter bar's left at ${barLeft} px`);
   await view.locator('button[data-action="editScenarios"]').click();
   const tabs = wb.page.locator('.settings-editor .settings-tabs-widget .action-item');
   await tabs.first().waitFor({ timeout: 30_000 });

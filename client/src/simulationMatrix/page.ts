@@ -24,9 +24,12 @@ export function matrixPage(nonce: string): string {
 }
 
 // Sticky: the bar at the top; the matrix's header row under it (--bar is its height, set by the
-// script) and its entry column at the left, so both stay in sight in a narrow split.
+// script) and its entry column at the left, so both stay in sight in a narrow split. A matrix wider
+// than the view widens the page, so it scrolls sideways; everything else keeps the view's width
+// (--view, set by the script) and stays put.
 const STYLE = `
-body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);margin:0;padding:0 12px 12px}
+body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);margin:0;padding:0 12px 12px;width:max-content;min-width:calc(var(--view,100vw) - 24px)}
+#head,#bar,#jobs,.answers{position:sticky;left:12px;width:calc(var(--view,100vw) - 24px);box-sizing:border-box}
 h2{font-size:1.15em;margin:10px 0 4px}h3{font-size:1.05em;margin:18px 0 4px}p{margin:4px 0}
 code{font-family:var(--vscode-editor-font-family);font-size:.95em;overflow-wrap:anywhere}
 .muted,.how{color:var(--vscode-descriptionForeground)}.how{font-size:.9em}
@@ -34,20 +37,21 @@ code{font-family:var(--vscode-editor-font-family);font-size:.95em;overflow-wrap:
 button{font:inherit;color:var(--vscode-button-foreground);background:var(--vscode-button-background);border:none;padding:2px 8px;cursor:pointer}
 button:hover{background:var(--vscode-button-hoverBackground)}button:disabled{opacity:.6;cursor:default}
 button.link{background:none;color:var(--vscode-textLink-foreground);padding:0}button.link:hover{text-decoration:underline}
-#bar{position:sticky;top:0;left:0;z-index:3;display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center;padding:6px 0;background:var(--vscode-editor-background);border-bottom:1px solid var(--vscode-panel-border)}
+#bar{top:0;z-index:3;display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center;padding:6px 0;background:var(--vscode-editor-background);border-bottom:1px solid var(--vscode-panel-border)}
 #filter{flex:1 1 100%;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border,transparent);padding:3px 6px}
 #filter:focus{outline:1px solid var(--vscode-focusBorder)}
 table{border-collapse:separate;border-spacing:0;margin-top:6px;width:100%}
 th,td{border-right:1px solid var(--vscode-panel-border);border-bottom:1px solid var(--vscode-panel-border);padding:4px 6px;text-align:left;vertical-align:top}
 thead th{position:sticky;top:var(--bar,36px);z-index:1;background:var(--vscode-editor-background);font-weight:600;border-top:1px solid var(--vscode-panel-border)}
 th.entry{position:sticky;left:0;z-index:1;background:var(--vscode-editor-background);font-weight:normal;width:22%;min-width:7em;border-left:1px solid var(--vscode-panel-border)}
+.scenario{overflow-wrap:anywhere;display:-webkit-box;-webkit-line-clamp:4;-webkit-box-orient:vertical;overflow:hidden}
 th.corner{left:0;z-index:2;width:22%;border-left:1px solid var(--vscode-panel-border)}
-table.matrix{table-layout:fixed}.matrix td.cell{overflow-wrap:anywhere}
+table.matrix{table-layout:fixed;width:calc(var(--view,100vw) - 24px)}.matrix td.cell{overflow-wrap:anywhere}
 .entry .kind{color:var(--vscode-descriptionForeground)}.entry .id{overflow-wrap:anywhere;font-weight:600}
 .problem-count,.problem{color:var(--vscode-editorWarning-foreground)}.problem{font-size:.9em;overflow-wrap:anywhere}
 td.yes .verdict,td.yes:not(.cell){color:var(--vscode-testing-iconPassed)}td.no .verdict,td.no:not(.cell){color:var(--vscode-errorForeground)}
 .why{overflow-wrap:anywhere;font-size:.9em;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}.rbac{font-size:.9em;margin-top:2px}.rbac.unknown{color:var(--vscode-descriptionForeground);font-style:italic}
 [data-line]{cursor:pointer}[data-line]:hover{background:var(--vscode-list-hoverBackground)}
 [tabindex]:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px;background:var(--vscode-list-focusBackground,transparent)}
-tr[hidden]{display:none}ul.answers{margin:4px 0;padding-left:1.2em}ul.answers li{margin-bottom:4px;overflow-wrap:anywhere}
+tr[hidden]{display:none}.answers ul{margin:4px 0;padding-left:1.2em}.answers li{margin-bottom:4px;overflow-wrap:anywhere}
 `;

@@ -47,7 +47,7 @@ const entryKey = (row: SimulationRow) => `${row.entry}@${row.line ?? ''}`;
 function renderMatrix(result: SimulateResult, cluster: ClusterAnswers): string {
   const entries = new Map<string, SimulationRow[]>();
   for (const row of result.rows) entries.set(entryKey(row), [...(entries.get(entryKey(row)) ?? []), row]);
-  const header = result.scenarios.map((s) => `<th scope="col">${escapeHtml(s)}</th>`).join('');
+  const header = result.scenarios.map((s) => `<th scope="col" title="${escapeHtml(s)}"><span class="scenario">${escapeHtml(s)}</span></th>`).join('');
   const body = [...entries.values()].map((rows, r) => renderEntry(rows, r, result.scenarios, cluster)).join('\n');
   return `<table class="matrix" role="grid" aria-label="CI access per entry and scenario"><thead><tr><th class="corner" scope="col">entry</th>${header}</tr></thead>
 <tbody>${body ? body + noMatch(result.scenarios.length + 1) : `<tr><td colspan="${result.scenarios.length + 1}">No ci_access entries.</td></tr>`}</tbody></table>`;
@@ -107,7 +107,7 @@ function renderClusterAnswers(result: SimulateResult, cluster: ClusterAnswers): 
     const answer = cluster.byKey.get(key)!;
     return `<li><span class="muted">${escapeHtml(where.join('; '))}</span><br>${answer.ok ? escapeHtml(answer.text) : `<span class="warn">the cluster cannot answer: ${escapeHtml(answer.text)}</span>`}</li>`;
   });
-  return `<h3>What the jobs may do in the cluster</h3><ul class="answers">${items.join('\n')}</ul>`;
+  return `<div class="answers"><h3>What the jobs may do in the cluster</h3><ul>${items.join('\n')}</ul></div>`;
 }
 
 /** The jobs of the pipeline beside the agent that get (or are refused) this agent's context. */

@@ -19,8 +19,13 @@ export const MATRIX_SCRIPT = String.raw`(function () {
   onlyProblems.checked = state.problems;
 
   // The header row sticks under the bar, whatever height the bar wraps to.
+  const root = document.documentElement;
   const bar = byId('bar');
-  new ResizeObserver(() => document.documentElement.style.setProperty('--bar', bar.offsetHeight + 'px')).observe(bar);
+  new ResizeObserver(() => root.style.setProperty('--bar', bar.offsetHeight + 'px')).observe(bar);
+  // The view's width without its scrollbar: what the bar, the header and the jobs keep when the matrix is wider.
+  const setView = () => root.style.setProperty('--view', root.clientWidth + 'px');
+  window.addEventListener('resize', setView);
+  setView();
 
   function applyFilter() {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
