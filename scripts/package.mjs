@@ -9,8 +9,11 @@ import { root, mustRun } from './lib/proc.mjs';
 
 export const defaultVsixPath = path.join(root, 'dist', 'gitlab-agent-config.vsix');
 
-/** Files whose change means the .vsix must be packed again. */
-const inputs = ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'dist/client.js', 'dist/server.js', 'syntaxes/gitlab-agent-yaml.tmLanguage.json', 'syntaxes/gitlab-agent-yaml.language-configuration.json', 'syntaxes/gitlab-agent-yaml.go-template.injection.json'];
+/** The extension page's README (for users); the repository's README.md is the developers'. */
+export const MARKETPLACE_README = 'docs/marketplace/README.md';
+
+/** Files whose change means the .vsix must be packed again (and anything under media/). */
+const inputs = ['package.json', '.vscodeignore', MARKETPLACE_README, 'LICENSE', 'dist/client.js', 'dist/server.js', 'syntaxes/gitlab-agent-yaml.tmLanguage.json', 'syntaxes/gitlab-agent-yaml.language-configuration.json', 'syntaxes/gitlab-agent-yaml.go-template.injection.json'];
 
 function mtime(file) {
   try {
@@ -59,6 +62,7 @@ export async function packageVsix(out = defaultVsixPath) {
       '--no-dependencies',
       '--allow-missing-repository',
       '--no-rewrite-relative-links',
+      '--readme-path', MARKETPLACE_README,
       ...(hasLicense ? [] : ['--skip-license']),
       '--out', out,
     ],
@@ -76,7 +80,7 @@ export async function packageVsix(out = defaultVsixPath) {
 export async function ensureVsix({ out = defaultVsixPath, build: doBuild = true } = {}) {
   if (doBuild === true || (doBuild === 'ifStale' && bundlesStale())) await build();
   const packed = existsSync(out) ? statSync(out).mtimeMs : 0;
-  if (packed && inputs.every((f) => mtime(f) <= packed)) return out;
+  if (packed && inputs.every((f) => mtime(f) <= packed) && newestSource(['media']) <= packed) return out;
   return packageVsix(out);
 }
 

@@ -10,11 +10,13 @@ import { clusterInitializationOptions, registerClusterFeatures } from './cluster
 import { addScenario, editScenarios } from './scenarioCommands';
 import { SimulationView } from './simulationView';
 import { registerAccessDiff } from './accessDiffCommand';
+import { LanguageStatus } from './languageStatus';
 
 const CLIENT_ID = 'gitlabAgentConfig';
 const CLIENT_NAME = 'GitLab Agent Config';
 
 let client: LanguageClient | undefined;
+let languageStatus: LanguageStatus | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel(CLIENT_NAME);
@@ -38,7 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     simulationView,
     vscode.commands.registerCommand('gitlabAgentConfig.simulate', async (uri?: string | vscode.Uri) => {
-      const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri);
+      const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri ?? agentConfigInTabs());
       if (!target || agentOfConfigPath(target.path) === undefined) {
         void vscode.window.showWarningMessage('Open a .gitlab/agents/<agent>/config.yaml to simulate its CI access.');
         return;
@@ -48,7 +50,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('gitlabAgentConfig.addScenario', addScenario),
     vscode.commands.registerCommand('gitlabAgentConfig.editScenarios', editScenarios),
   );
-  registerClusterFeatures(context, () => client, output);
+  const clusterTarget = registerClusterFeatures(context, () => client, output);
+  languageStatus = new LanguageStatus(context.extension.packageJSON, clusterTarget);
+  context.subscriptions.push(languageStatus);
   registerAccessDiff(context, () => client, output);
 
   await startClient(context, output);
@@ -76,12 +80,23 @@ async function startClient(context: vscode.ExtensionContext, output: vscode.Outp
     initializationOptions: () => clusterInitializationOptions(),
   };
   client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  languageStatus?.follow(client);
   try {
     await client.start();
     output.appendLine('Language server started');
   } catch (err) {
     reportFailure(output, 'start the GitLab agent config language server', err);
   }
+}
+
+/**
+ * An agent configuration open in a tab, for commands run while something else has the focus (the
+ * walkthrough's buttons run with the walkthrough as the active editor).
+ */
+function agentConfigInTabs(): vscode.Uri | undefined {
+  const groups = [vscode.window.tabGroups.activeTabGroup, ...vscode.window.tabGroups.all];
+  const inputs = groups.flatMap((group) => group.tabs.map((tab) => tab.input));
+  return inputs.find((input): input is vscode.TabInputText => input instanceof vscode.TabInputText && agentOfConfigPath(input.uri.path) !== undefined)?.uri;
 }
 
 /** Failures are shown to the user, with the log one click away, never swallowed. */

@@ -62,6 +62,8 @@ export interface Workbench {
   url: string;
   /** Absolute path of the temporary copy of the workspace. */
   workspace: string;
+  /** code-server's user data folder: User/settings.json, and logs/ with every output channel's file. */
+  userDataDir: string;
   /** Requests the browser attempted to non-loopback addresses (all aborted). */
   externalRequests: string[];
   openFile(relPath: string): Promise<void>;
@@ -203,7 +205,7 @@ export async function launchWorkbench(options: LaunchOptions): Promise<Workbench
     await page.goto(server.url);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
-    return makeWorkbench(page, browser, server.url, workspace, externalRequests, close);
+    return makeWorkbench(page, browser, server.url, workspace, path.join(tmp, 'user-data'), externalRequests, close);
   } catch (err) {
     await close();
     throw err;
@@ -215,6 +217,7 @@ function makeWorkbench(
   browser: Browser,
   url: string,
   workspace: string,
+  userDataDir: string,
   externalRequests: string[],
   close: () => Promise<void>,
 ): Workbench {
@@ -371,6 +374,7 @@ function makeWorkbench(
     browser,
     url,
     workspace,
+    userDataDir,
     externalRequests,
     openFile,
     runCommand,

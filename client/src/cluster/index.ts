@@ -24,8 +24,8 @@ export function clusterInitializationOptions(): ClusterInitializationOptions {
   return { workspaceTrusted: trusted, ...(trusted && selection ? { cluster: selection.target() } : {}) };
 }
 
-/** Registers the cluster commands, status bar item and tree view. */
-export function registerClusterFeatures(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, output: vscode.OutputChannel): void {
+/** Registers the cluster commands, status bar item and tree view; returns the cluster selection (shown in the language status too). */
+export function registerClusterFeatures(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, output: vscode.OutputChannel): ClusterTargetSelection {
   const commands = new ClusterCommands(client);
   const target = new ClusterTargetSelection(context.workspaceState, commands);
   selection = target;
@@ -113,4 +113,5 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
       sendTarget();
     }),
   );
+  return target;
 }
