@@ -39,10 +39,11 @@ describe('LSP over stdio: diagnostics', () => {
     assert.deepEqual(fixed.diagnostics, []);
   });
 
-  test('the valid example has no diagnostics', async () => {
+  test('the valid example has no problems, only the note that GitLab would reject its rules (proposal target)', async () => {
     const text = readFileSync(path.join(repoRoot, 'examples/.gitlab/agents/production-agent/config.yaml'), 'utf8');
     const { diagnostics } = await client.open(agentConfigUri('production-agent'), text);
-    assert.deepEqual(diagnostics, []);
+    // docs/gitlab-behaviour.md#ci_access-rules-design: the default target accepts rules, which no GitLab release ships.
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.range]), [['target.proposalOnly', 3, rangeOf(text, 'rules')]]);
   });
 
   test('files outside .gitlab/agents/<agent>/ are left alone', async () => {
@@ -100,7 +101,7 @@ describe('LSP over stdio: diagnostics', () => {
       const text = generateAgentConfigOfSize(5 * 1024 * 1024);
       assert.ok(text.length >= 5 * 1024 * 1024);
       const { diagnostics } = await client.open(uri, text);
-      assert.deepEqual(diagnostics.map((d) => d.code).sort(), ['config.entryLimit', 'config.tooLarge']);
+      assert.deepEqual(diagnostics.map((d) => d.code).sort(), ['config.entryLimit', 'config.tooLarge', 'target.proposalOnly']);
       await stillAnswers(uri);
       client.close(uri);
     });

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { validateAgentConfig } from '../../server/src/engine/config/validateAgentConfig';
+import { checkAgentFile, NO_SIBLINGS } from '../../server/src/engine/project';
 import { toLspDiagnostic } from '../../server/src/lsp/convert';
 import { DEFAULT_SETTINGS } from '../../server/src/protocol';
-import { simulationContext } from '../../server/src/lsp/simulationContext';
+import { projectSettings } from '../../server/src/lsp/simulationContext';
+import { documentPath } from '../../server/src/lsp/uriPaths';
 import { generateVariedAgentConfig, seededRandom } from '../support/generateConfig';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 
-/** The diagnostics a from-scratch validation gives for `text`, as the server publishes them. */
-function fromScratch(uri: string, agentName: string, text: string): Diagnostic[] {
-  const settings = DEFAULT_SETTINGS;
-  return validateAgentConfig(text, { target: settings.target, agentName, rules: simulationContext(uri, settings) }).map(toLspDiagnostic) as Diagnostic[];
+/** The diagnostics a from-scratch check (the front door, on the whole text) gives for `text`, as the server publishes them. */
+function fromScratch(uri: string, text: string): Diagnostic[] {
+  return checkAgentFile({ path: documentPath(uri), content: text }, projectSettings(uri, DEFAULT_SETTINGS), NO_SIBLINGS).map(toLspDiagnostic) as Diagnostic[];
 }
 
 function offsetToPosition(text: string, offset: number) {
@@ -34,7 +34,7 @@ describe('LSP over stdio: incremental validation of a large config', () => {
     const uri = agentConfigUri(agent);
     let text = generateVariedAgentConfig(600, 11);
     const opened = await client.open(uri, text);
-    assert.deepEqual(opened.diagnostics, fromScratch(uri, agent, text));
+    assert.deepEqual(opened.diagnostics, fromScratch(uri, text));
     assert.ok(opened.diagnostics.length > 100, 'the generated file has problems in many entries');
     const random = seededRandom(11);
     for (let step = 0; step < 25; step++) {
@@ -48,7 +48,7 @@ describe('LSP over stdio: incremental validation of a large config', () => {
       const range = typing ? { start: { line, character }, end: { line, character } } : { start: offsetToPosition(text, offset - 1), end: { line, character } };
       text = typing ? text.slice(0, offset) + 'x' + text.slice(offset) : text.slice(0, offset - 1) + text.slice(offset);
       const published = await client.edit(uri, range, typing ? 'x' : '');
-      assert.deepEqual(published.diagnostics, fromScratch(uri, agent, text), `after edit ${step} at line ${line}`);
+      assert.deepEqual(published.diagnostics, fromScratch(uri, text), `after edit ${step} at line ${line}`);
     }
   });
 

@@ -91,6 +91,8 @@ describe('agentcfg validate --format sarif and codequality', () => {
       issues.map((i) => [i.check_name, i.location.lines.begin, i.severity]),
       [
         ['namespace.invalid', 4, 'critical'],
+        // Under the default proposal target, the note that GitLab would reject `rules` (docs/gitlab-behaviour.md#ci_access-rules-design).
+        ['target.proposalOnly', 5, 'info'],
         ['expr.syntax', 6, 'critical'],
         ['expr.missingDollar', 7, 'critical'],
       ],

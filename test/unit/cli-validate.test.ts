@@ -24,9 +24,10 @@ describe('agentcfg validate', () => {
       code: 'schema.unknownKey',
       message: unknown?.message,
     });
-    assert.ok(results.every((r) => r.file === BROKEN));
+    // The valid file has one note: its `rules` are the proposal's, which GitLab would reject (proposal target, the default).
+    assert.deepEqual(results.filter((r) => r.file !== BROKEN).map((r) => [r.file, r.code, r.severity]), [[VALID, 'target.proposalOnly', 'information']]);
     // Six mistakes and one security lint (the acme/platform group acts as the agent, docs/gitlab-behaviour.md#security-lints).
-    assert.equal(results.length, 7);
+    assert.equal(results.filter((r) => r.file === BROKEN).length, 7);
   });
 
   test('text output: file:line:col: severity: message [code], 1-based', () => {
@@ -59,13 +60,31 @@ describe('agentcfg validate', () => {
   }
 
   test('a valid file exits 0 with no output', () => {
-    assert.deepEqual(agentcfg('validate', VALID), { code: 0, stdout: '', stderr: '' });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'agentcfg-')), 'config.yaml');
+    writeFileSync(file, 'ci_access:\n  projects:\n    - id: acme/web\n      access_as:\n        ci_job: {}\n');
+    assert.deepEqual(agentcfg('validate', file), { code: 0, stdout: '', stderr: '' });
+  });
+
+  // docs/gitlab-behaviour.md#ci_access-rules-design: no GitLab release ships `rules`, and KAS refuses
+  // a configuration with an unknown key (docs/gitlab-behaviour.md#config-file-location-and-parsing).
+  test('rules under the proposal target (the default): exit 0 and a note on the rules key that GitLab would reject the file', () => {
+    const { code, stdout } = agentcfg('validate', VALID, '--gitlab-version', '17.11');
+    assert.equal(code, 0);
+    const rulesKey = rangeOf(readFileSync(path.join(repoRoot, VALID), 'utf8'), 'rules:').start;
+    assert.equal(
+      stdout,
+      `${VALID}:${rulesKey.line + 1}:${rulesKey.character + 1}: information: GitLab would reject this file: "rules" is the proposed rules design (gitlab-agent MR !714), which GitLab 17.11 does not have (no release ships it), ` +
+        'and the agent refuses a configuration with an unknown key. It is checked here because the compatibility target is "proposal"; ' +
+        'set gitlabAgentConfig.target (--target on the command line) to "gitlab" to check the file as GitLab reads it. [target.proposalOnly]\n',
+    );
   });
 
   test('a directory is searched for agent configurations and templates', () => {
     const { code, stdout } = agentcfg('validate', 'examples', '--format', 'json');
     assert.equal(code, 1);
-    assert.equal((JSON.parse(stdout) as unknown[]).length, 7); // the broken example's 6 mistakes and 1 security lint
+    const codes = (JSON.parse(stdout) as { code: string }[]).map((d) => d.code);
+    assert.equal(codes.length, 8); // the broken example's 6 mistakes and 1 security lint, the note on production-agent's rules
+    assert.equal(codes.filter((c) => c === 'target.proposalOnly').length, 1);
   });
 
   test('--target gitlab rejects the rules design', () => {

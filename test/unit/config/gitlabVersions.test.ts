@@ -116,9 +116,10 @@ const BOUNDARIES: readonly Boundary[] = [
     what: 'the unary ! of rules:if exists from 18.11',
     source: 'https://docs.gitlab.com/ci/jobs/job_rules/#negate-expressions , https://gitlab.com/gitlab-org/gitlab/-/merge_requests/219430',
     text: entry('      rules:\n        - if: \'!$CI_COMMIT_TAG\'\n'),
+    // The note on `rules` (proposal target) comes first: GitLab rejects the key in every release.
     cases: [
-      ['18.10', ['error expr.notInVersion']],
-      ['18.11', []],
+      ['18.10', ['information target.proposalOnly', 'error expr.notInVersion']],
+      ['18.11', ['information target.proposalOnly']],
     ],
   },
 ];

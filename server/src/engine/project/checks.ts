@@ -1,5 +1,6 @@
 import type { CiAccessModel } from '../access/model';
 import { readCiAccess } from '../access/model';
+import { proposalOnlyDiagnostic } from '../access/proposalOnly';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../config/validateAgentConfig';
 import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics } from '../crossFile/agentFiles';
@@ -30,7 +31,8 @@ export interface ConfigModel {
 
 /**
  * Every problem of one agent file, in the one order and under the one cap every face reports:
- * the file's own checks, the `rules` and namespace checks for the active scenarios, and the checks
+ * the file's own checks, the `rules` and namespace checks for the active scenarios, the note that
+ * GitLab rejects `rules` while the target accepts them (access/proposalOnly.ts), and the checks
  * against its sibling (config.yaml ↔ environment_templates/default.yaml). A file that is not an
  * agent's template is checked as a configuration.
  */
@@ -57,14 +59,18 @@ export function wholeFileModel(text: string): ConfigModel {
 
 /** `agentName` null: a configuration outside an agent directory (no name check, no sibling). */
 function checkAgentConfig(model: ConfigModel, agentName: string | null, settings: ProjectSettings, siblings: AgentSiblings): EngineDiagnostic[] {
-  const own = model.ownDiagnostics({
-    target: settings.target,
-    gitlabVersion: settings.gitlabVersion,
-    securityLints: { disabled: settings.disabledLints },
-    ...(agentName !== null ? { agentName } : {}),
-    rules: scenarioContext(settings, agentName ?? UNNAMED_AGENT),
-    ciAccess: model.ciAccess,
-  });
+  const note = proposalOnlyDiagnostic(model.parsed, model.ciAccess, settings);
+  const own = [
+    ...model.ownDiagnostics({
+      target: settings.target,
+      gitlabVersion: settings.gitlabVersion,
+      securityLints: { disabled: settings.disabledLints },
+      ...(agentName !== null ? { agentName } : {}),
+      rules: scenarioContext(settings, agentName ?? UNNAMED_AGENT),
+      ciAccess: model.ciAccess,
+    }),
+    ...(note ? [note] : []),
+  ];
   if (agentName === null) return own;
   const together = configCrossFileDiagnostics({
     config: model.parsed,
