@@ -25,7 +25,10 @@ const common = {
   define: { 'import.meta.url': 'importMetaUrl' },
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
   // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow; its ES build bundles.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // whatwg-url (under @kubernetes/client-node) requires Node's `punycode`, which Node 21+ (VS Code's
+  // extension host) deprecates with a warning in the output channel on the first cluster command:
+  // the userland package of the same code is bundled instead.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js', punycode: './node_modules/punycode/punycode.js' },
 };
 
 /**
