@@ -39,13 +39,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const simulationView = new SimulationView(() => client);
   context.subscriptions.push(
     simulationView,
-    vscode.commands.registerCommand('gitlabAgentConfig.simulate', async (uri?: string | vscode.Uri) => {
+    // From a code lens: the config and the entry's line (its row is pointed at in the view).
+    vscode.commands.registerCommand('gitlabAgentConfig.simulate', async (uri?: string | vscode.Uri, line?: number) => {
       const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri ?? agentConfigInTabs());
       if (!target || agentOfConfigPath(target.path) === undefined) {
         void vscode.window.showWarningMessage('Open a .gitlab/agents/<agent>/config.yaml to simulate its CI access.');
         return;
       }
-      await simulationView.show(target);
+      await simulationView.show(target, typeof line === 'number' ? line : null);
     }),
     vscode.commands.registerCommand('gitlabAgentConfig.addScenario', addScenario),
     vscode.commands.registerCommand('gitlabAgentConfig.editScenarios', editScenarios),

@@ -36,13 +36,18 @@ export class SimulationView implements vscode.Disposable {
   private answers = new Map<string, SimulationAccessAnswer>();
   private clusterStatus: string | null = null;
   private checking = false;
+  /** The line of the entry whose lens opened the view: its row is pointed at until the file changes. */
+  private entryLine: number | null = null;
   private timer: NodeJS.Timeout | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly client: () => LanguageClient | undefined) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (this.panel && this.uri && e.document.uri.toString() === this.uri.toString()) this.schedule();
+        if (!this.panel || !this.uri || e.document.uri.toString() !== this.uri.toString()) return;
+        // An edit may move the entry to another line: point at nothing rather than at the wrong row.
+        this.entryLine = null;
+        this.schedule();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (this.panel && e.affectsConfiguration('gitlabAgentConfig')) this.schedule();
@@ -50,9 +55,10 @@ export class SimulationView implements vscode.Disposable {
     );
   }
 
-  async show(uri: vscode.Uri): Promise<void> {
+  async show(uri: vscode.Uri, entryLine: number | null = null): Promise<void> {
     if (this.uri?.toString() !== uri.toString()) this.forgetCluster();
     this.uri = uri;
+    this.entryLine = entryLine;
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel('gitlabAgentConfig.simulation', 'CI access simulation', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
       this.panel.onDidDispose(() => (this.panel = undefined));
@@ -90,7 +96,7 @@ export class SimulationView implements vscode.Disposable {
     const { result, jobs } = this.last;
     this.panel.title = `CI access: ${result.agent}`;
     const cluster: ClusterAnswers = { byKey: this.answers, status: this.clusterStatus, checking: this.checking };
-    void this.panel.webview.postMessage({ type: 'render', ...renderView(result, jobs, vscode.workspace.asRelativePath(this.uri), cluster) });
+    void this.panel.webview.postMessage({ type: 'render', ...renderView(result, jobs, vscode.workspace.asRelativePath(this.uri), cluster), entryLine: this.entryLine });
   }
 
   private showMessage(text: string): void {

@@ -74,6 +74,14 @@ test('the matrix shows every entry × scenario with the real context name', asyn
   assert.ok(Number(right) <= Number(width) + 1, `cells end at ${String(right)} px in a view ${String(width)} px wide`);
 });
 
+test("a code lens opens the view at its entry's row", async () => {
+  await wb.page.locator('.codelens-decoration a', { hasText: 'payments-production' }).first().click();
+  const current = view.locator('table.matrix tr.current th.entry');
+  await current.waitFor({ timeout: 15_000 });
+  assert.match(await current.innerText(), /acme\/shop\/payments/);
+  assert.equal(await view.locator('table.matrix tr.current').count(), 1);
+});
+
 test('scrolled down, the filter bar and the scenario header row stay in sight', async () => {
   await view.evaluate('window.scrollTo(0, 160)');
   const [bar, header] = (await view.evaluate("[document.getElementById('bar'), document.querySelector('table.matrix thead th')].map((e) => e.getBoundingClientRect().top)")) as number[];

@@ -53,5 +53,5 @@ td.yes .verdict,td.yes:not(.cell){color:var(--vscode-testing-iconPassed)}td.no .
 .why{overflow-wrap:anywhere;font-size:.9em;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}.rbac{font-size:.9em;margin-top:2px}.rbac.unknown{color:var(--vscode-descriptionForeground);font-style:italic}
 [data-line]{cursor:pointer}[data-line]:hover{background:var(--vscode-list-hoverBackground)}
 [tabindex]:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px;background:var(--vscode-list-focusBackground,transparent)}
-tr[hidden]{display:none}.answers ul{margin:4px 0;padding-left:1.2em}.answers li{margin-bottom:4px;overflow-wrap:anywhere}
+tr[hidden]{display:none}tr.current th.entry{box-shadow:inset 3px 0 var(--vscode-focusBorder)}.answers ul{margin:4px 0;padding-left:1.2em}.answers li{margin-bottom:4px;overflow-wrap:anywhere}
 `;

@@ -61,11 +61,21 @@ export const MATRIX_SCRIPT = String.raw`(function () {
     const matrix = document.querySelector('table.matrix');
     if (matrix) matrix.style.minWidth = 8 + 6.5 * (matrix.querySelectorAll('thead th').length - 1) + 'em';
     applyFilter();
+    pointAt(message.entryLine);
     if (focused) {
       const again = document.querySelector('[data-nav="' + focused + '"]');
       if (again) again.focus({ preventScroll: true });
     }
   });
+
+  // The row of the entry whose lens opened the view: marked, and scrolled to once (not on every re-render).
+  let scrolledTo = null;
+  function pointAt(line) {
+    const header = line === null ? null : document.querySelector('#matrix th.entry[data-line="' + line + '"]');
+    if (header) header.parentElement.classList.add('current');
+    if (header && line !== scrolledTo) header.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    scrolledTo = line;
+  }
 
   function activate(target) {
     const action = target.closest('[data-action]');
