@@ -72,6 +72,9 @@ test('the matrix shows every entry × scenario with the real context name', asyn
   const width = await view.evaluate('document.documentElement.clientWidth');
   const right = await view.evaluate("Math.max(...[...document.querySelectorAll('table.matrix td.cell')].map((c) => c.getBoundingClientRect().right))");
   assert.ok(Number(right) <= Number(width) + 1, `cells end at ${String(right)} px in a view ${String(width)} px wide`);
+  // Nothing but this page's own style and script may load, and nothing left the machine.
+  assert.match(String(await view.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content")), /^default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+';$/);
+  assert.deepEqual(wb.externalRequests, [], 'the browser reached only loopback');
 });
 
 test("a code lens opens the view at its entry's row", async () => {
