@@ -84,6 +84,8 @@ export class SimulationView implements vscode.Disposable {
       await vscode.workspace.openTextDocument(this.uri);
       const params = { uri: this.uri.toString() } satisfies SimulateParams;
       const [result, jobs] = await Promise.all([client.sendRequest<SimulateResult>(SIMULATE_REQUEST, params), client.sendRequest<PipelineJobsResult>(PIPELINE_JOBS_REQUEST, params)]);
+      // Answers from another cluster (the kubeconfig setting or context changed) would mislead: drop them.
+      if (this.last && JSON.stringify(this.last.result.cluster) !== JSON.stringify(result.cluster)) this.forgetCluster();
       this.last = { result, jobs };
       this.render();
     } catch (err) {
@@ -100,7 +102,7 @@ export class SimulationView implements vscode.Disposable {
   }
 
   private showMessage(text: string): void {
-    void this.panel?.webview.postMessage({ type: 'render', head: `<p class="warn">${escapeHtml(text)}</p>`, matrix: '', jobs: '' });
+    void this.panel?.webview.postMessage({ type: 'render', head: `<p class="warn">${escapeHtml(text)}</p>`, matrix: '', jobs: '', entryLine: null });
   }
 
   private async onMessage(message: ViewMessage): Promise<void> {
@@ -170,7 +172,7 @@ export class SimulationView implements vscode.Disposable {
     await vscode.workspace.getConfiguration('gitlabAgentConfig').update('configProjectPath', value.trim(), target);
   }
 
-  /** Answers belong to one config's identities; another config starts without them. */
+  /** Answers belong to one config's identities and one cluster; another config or cluster starts without them. */
   private forgetCluster(): void {
     this.answers = new Map();
     this.clusterStatus = null;
