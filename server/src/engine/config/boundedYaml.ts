@@ -20,6 +20,7 @@
 import { type Alias, Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type DocumentOptions, type Node, type ParseOptions, type SchemaOptions } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { TextIndex } from '../text/textIndex';
+import { fastComposeYaml, fastPathApplies } from './fastBlockYaml';
 
 /**
  * How deep lists and mappings may nest before this tool stops reading a file. An agent
@@ -45,6 +46,17 @@ export type ComposedYaml = { readonly ok: true; readonly docs: Document.Parsed[]
  * logs (its warnings are in each document's `warnings`).
  */
 export function composeYaml(text: string, options: YamlOptions): ComposedYaml {
+  // Block YAML of the common subset is read in one pass into the same documents (fastBlockYaml.ts);
+  // anything else, errors included, is the library's.
+  if (fastPathApplies(options)) {
+    const fast = fastComposeYaml(text, options);
+    if (fast) return fast;
+  }
+  return composeYamlWithLibrary(text, options);
+}
+
+/** {@link composeYaml} by the library alone (the reference the fast reader is tested and measured against). */
+export function composeYamlWithLibrary(text: string, options: YamlOptions): ComposedYaml {
   // Each syntax problem is a YAMLError; a text of random bytes has tens of thousands, and capturing
   // a stack trace for each (never read: only message and position are) was most of the time spent.
   const stackTraceLimit = Error.stackTraceLimit;
@@ -134,6 +146,9 @@ function tooDeepToken(tokens: readonly CST.Token[]): number | null {
  * null. Each node is measured once (memoized), so this is linear in the document's nodes.
  */
 export function dataTooDeepAt(doc: Document.Parsed): number | null {
+  // Without aliases the data is exactly as deep as the tree: one plain walk answers when that is within the bound.
+  const depth = treeDepthWithoutAliases(doc.contents);
+  if (depth !== null && depth <= MAX_YAML_DEPTH) return null;
   const targets = aliasTargets(doc);
   const depthOf = new Map<Node, number>();
   const visiting = new Set<Node>();
@@ -164,6 +179,37 @@ export function dataTooDeepAt(doc: Document.Parsed): number | null {
     depthOf.set(node, depth);
   }
   return null;
+}
+
+/** How deep collections nest in the tree under `root` (keys included); null when it holds an alias. Iterative. */
+function treeDepthWithoutAliases(root: unknown): number | null {
+  const nodes: unknown[] = [root];
+  const depths: number[] = [0];
+  let max = 0;
+  while (nodes.length) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
+    if (isAlias(node)) return null;
+    if (!isCollection(node)) continue;
+    const level = depth + 1;
+    if (level > max) max = level;
+    for (const item of node.items) {
+      if (isPair(item)) {
+        if (item.key && typeof item.key === 'object') {
+          nodes.push(item.key);
+          depths.push(level);
+        }
+        if (item.value && typeof item.value === 'object') {
+          nodes.push(item.value);
+          depths.push(level);
+        }
+      } else if (item && typeof item === 'object') {
+        nodes.push(item);
+        depths.push(level);
+      }
+    }
+  }
+  return max;
 }
 
 /**
@@ -243,7 +289,8 @@ export interface MapProblems {
 export function inspectMaps(doc: Document.Parsed, text: string, options: { replaceCollectionKeys: boolean }): MapProblems {
   const duplicateKeys: DuplicateKey[] = [];
   const collectionKeys: [number, number][] = [];
-  const targets = aliasTargets(doc);
+  // Only an alias key needs the aliases' targets (a walk of the whole document): found on the first one.
+  let targets: Map<Alias, Node> | null = null;
   const seen = new Set<Node>();
   const stack: Node[] = doc.contents ? [doc.contents] : [];
   while (stack.length) {
@@ -251,13 +298,15 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
     if (!isCollection(node) || seen.has(node)) continue;
     seen.add(node);
     // The library's notion of a duplicate: the same node, or scalars with the same value (===).
-    const keys = isMap(node) ? new Map<unknown, number[]>() : null;
+    // Per key value: its start, or its starts once it is repeated (no array for the common, unique key).
+    const keys = isMap(node) ? new Map<unknown, number | number[]>() : null;
+    let repeated = false;
     for (const item of node.items) {
       if (!isPair(item)) {
         if (isNode(item)) stack.push(item);
         continue;
       }
-      const target = isAlias(item.key) ? targets.get(item.key) : item.key;
+      const target = isAlias(item.key) ? (targets ??= aliasTargets(doc)).get(item.key) : item.key;
       if (options.replaceCollectionKeys && isCollection(target) && isNode(item.key)) {
         const [start, end] = item.key.range ?? [0, 0];
         const scalar = new Scalar(text.slice(start, Math.min(end, start + MAX_KEY_TEXT)).trim());
@@ -266,15 +315,21 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
         collectionKeys.push([start, end]);
       } else if (keys && isScalar(item.key) && !Number.isNaN(item.key.value)) {
         const starts = keys.get(item.key.value);
-        if (starts) starts.push(item.key.range?.[0] ?? 0);
-        else keys.set(item.key.value, [item.key.range?.[0] ?? 0]);
+        const start = item.key.range?.[0] ?? 0;
+        if (starts === undefined) keys.set(item.key.value, start);
+        else if (typeof starts === 'number') {
+          keys.set(item.key.value, [starts, start]);
+          repeated = true;
+        } else starts.push(start);
       } else if (isNode(item.key)) {
         stack.push(item.key);
       }
       if (isNode(item.value)) stack.push(item.value);
     }
+    if (!repeated) continue;
     for (const starts of keys?.values() ?? []) {
-      for (const start of starts.slice(1)) duplicateKeys.push({ start, first: starts[0], last: starts[starts.length - 1] });
+      if (typeof starts === 'number') continue;
+      for (let k = 1; k < starts.length; k++) duplicateKeys.push({ start: starts[k], first: starts[0], last: starts[starts.length - 1] });
     }
   }
   return { duplicateKeys: duplicateKeys.sort((a, b) => a.start - b.start), collectionKeys: collectionKeys.sort((a, b) => a[0] - b[0]) };
