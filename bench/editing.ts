@@ -1,7 +1,8 @@
 // Benchmark (not a test): the editing experience of our language server side by side with
 // yaml-language-server 1.25.0 (configured with our JSON schema) on the same agent configurations —
-// 10, 500 and 5,000 ci_access entries with rules, and a 128 KiB file. For each: didOpen →
-// diagnostics, a one-character didChange → the diagnostics of that version, hover and completion
+// 10, 500, 1,000 and 5,000 ci_access entries with rules, and a 128 KiB file. For each: didOpen →
+// diagnostics, a one-character didChange → the diagnostics of that version, the last key of a
+// 10-key burst → its diagnostics, hover and completion
 // latency (median and p95), and the peak resident memory of each server process. Both servers run
 // over stdio, one at a time, each in a fresh process per file, driven by the same client code.
 // Run: node --import tsx bench/editing.ts   (needs `npm run build` first: it starts dist/server.js)
@@ -27,6 +28,11 @@ const EDITS = { count: 10, budgetMs: 30_000 };
 const REQUESTS = { count: 60, budgetMs: 20_000 };
 /** Quiet time before each measured edit (longer than either server's debounce window). */
 const EDIT_PAUSE_MS = 300;
+/**
+ * Bursts of typing (issue 16, "bursts defeat the debounce"): 10 keystrokes 30 ms apart (five
+ * characters typed, then deleted), the time from the last one to its diagnostics; BURSTS of them.
+ */
+const BURST = { keys: 10, gapMs: 30, count: 3 };
 
 interface Case {
   readonly label: string;
@@ -41,6 +47,7 @@ interface Figures {
   openCount: number;
   edit: number[];
   editCount: number;
+  burst: number[];
   hover: number[];
   hoverAnswered: boolean;
   completion: number[] | null;
@@ -95,6 +102,7 @@ const SERVERS = [
 const allCases: (() => Case)[] = [
   () => ({ label: "10 entries", agent: "bench-10", text: generateAgentConfig(10), peer: true }),
   () => ({ label: "500 entries", agent: "bench-500", text: generateAgentConfig(500), peer: true }),
+  () => ({ label: "1,000 entries", agent: "bench-1000", text: generateAgentConfig(1000), peer: true }),
   () => ({
     label: "128 KiB",
     agent: "bench-128k",
@@ -111,8 +119,9 @@ const allCases: (() => Case)[] = [
   () => ({ label: "50,000 entries", agent: "bench-50000", text: generateAgentConfig(50_000), peer: false }),
 ];
 const sizes = process.env.EDITING_SIZES?.split(",").map((s) => s.trim().toLowerCase());
-const LABELS = ["10", "500", "128kib", "5000", "20000", "50000"];
-const cases = allCases.filter((_, i) => !sizes || sizes.some((s) => LABELS[i].startsWith(s)));
+const LABELS = ["10", "500", "1000", "128kib", "5000", "20000", "50000"];
+// A label given whole picks that size only ("10" is not also "1000"); a prefix picks what it starts.
+const cases = allCases.filter((_, i) => !sizes || sizes.some((s) => (LABELS.includes(s) ? LABELS[i] === s : LABELS[i].startsWith(s))));
 
 async function main(): Promise<void> {
   console.log(
@@ -176,6 +185,14 @@ async function main(): Promise<void> {
       Math.max(...peer.edit),
     );
     row(
+      `${BURST.keys}-key burst, last key → diagnostics (${c.peer ? `${ours.burst.length} / ${peer.burst.length}` : ours.burst.length})`,
+      median(ours.burst),
+      median(peer.burst),
+    );
+    console.log(
+      `note: burst ÷ single edit (ours): ${(median(ours.burst) / median(ours.edit)).toFixed(2)}× (issue 16 goal: within 1.5×)`,
+    );
+    row(
       `hover median (${c.peer ? `${ours.hover.length} / ${peer.hover.length}` : ours.hover.length} requests)`,
       median(ours.hover),
       median(peer.hover),
@@ -220,7 +237,7 @@ async function main(): Promise<void> {
 }
 
 /** The peer's column where it is not run. */
-const notRun: Figures = { open: NaN, openCount: 0, edit: [NaN], editCount: 0, hover: [NaN], hoverAnswered: true, completion: [NaN], completionAnswered: true, peakRss: NaN };
+const notRun: Figures = { open: NaN, openCount: 0, edit: [NaN], editCount: 0, burst: [NaN], hover: [NaN], hoverAnswered: true, completion: [NaN], completionAnswered: true, peakRss: NaN };
 
 void main().catch((err: unknown) => {
   console.error(err);
@@ -288,6 +305,20 @@ async function measure(
     edit.push(result.ms);
     editCount = result.count;
   }
+  const burst: number[] = [];
+  for (let b = 0; b < BURST.count; b++) {
+    const { line, character } = where.editAt;
+    const half = BURST.keys / 2;
+    // Five characters typed one by one, then deleted from the end: the text ends as it began.
+    const keys = Array.from({ length: BURST.keys }, (_, k) => {
+      const at = k < half ? character + k : character + (BURST.keys - 1 - k);
+      return k < half
+        ? { range: { start: { line, character: at }, end: { line, character: at } }, text: "x" }
+        : { range: { start: { line, character: at }, end: { line, character: at + 1 } }, text: "" };
+    });
+    await new Promise((resolve) => setTimeout(resolve, EDIT_PAUSE_MS));
+    burst.push((await lsp.burst(uri, keys, BURST.gapMs)).ms);
+  }
   const textDocument = { uri };
   const hover = await repeat(() =>
     lsp.timed("textDocument/hover", { textDocument, position: where.hoverAt }),
@@ -309,6 +340,7 @@ async function measure(
     openCount: opened.count,
     edit,
     editCount,
+    burst,
     hover: hover.times,
     hoverAnswered: hover.answered,
     completion: completion?.times ?? null,

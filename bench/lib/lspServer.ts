@@ -131,6 +131,29 @@ export class BenchServer {
     });
   }
 
+  /**
+   * Types a burst: the edits `gapMs` apart, none waiting for diagnostics; resolves with the
+   * milliseconds from the last one to the diagnostics of its version (a server that does not
+   * publish versions: to its first publication after the last edit).
+   */
+  async burst(
+    uri: string,
+    edits: readonly { range: LspRange; text: string }[],
+    gapMs: number,
+  ): Promise<{ ms: number; count: number }> {
+    for (const { range, text } of edits.slice(0, -1)) {
+      const version = (this.versions.get(uri) ?? 1) + 1;
+      this.versions.set(uri, version);
+      await this.connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri, version },
+        contentChanges: [{ range, text }],
+      });
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+    }
+    const last = edits.at(-1)!;
+    return this.edit(uri, last.range, last.text);
+  }
+
   /** Sends a notification that makes `version` of `uri`; the milliseconds until that version's diagnostics. */
   private async untilDiagnostics(
     uri: string,
