@@ -1,5 +1,6 @@
+import { authorizedEntityLimit, hasBehaviour, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { matchEnvironment } from './environmentMatcher';
-import type { AccessEntry, CiAccessModel } from './model';
+import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel } from './model';
 import { ancestorGroups, topLevelNamespace } from './projectPath';
 
 export type Via = 'project' | 'implicit' | 'group' | 'instance';
@@ -41,23 +42,70 @@ const IMPLICIT: AccessEntry = {
   resourceManagement: false,
 };
 
+/** What decides which entries GitLab counts, besides the file. */
+export interface AuthorizationOptions {
+  /** The administrator enabled instance-level authorization (`organization_cluster_agent_authorization_enabled`). */
+  readonly instanceLevel?: boolean;
+  /** The release: how many entries of each list it reads, and whether it counts entries of another top-level group (default the newest). */
+  readonly gitlabVersion?: GitlabVersion;
+  /**
+   * Count an entry whatever its top-level group and place in the list. Not GitLab's decision: the
+   * checks of one entry (its rules, its namespaces) exercise the entry itself.
+   */
+  readonly anyEntry?: boolean;
+}
+
 /**
  * Candidate authorizations in GitLab's order (docs/gitlab-behaviour.md#authorization-order): the explicit project entry, the
  * implicit authorization in the agent's own project, group entries from the closest ancestor
  * outward, then the instance entry (its position is inferred: last).
  */
-export function candidateAuthorizations(model: CiAccessModel, agent: AgentRef, job: JobRef, options: { instanceLevel?: boolean } = {}): Candidate[] {
-  const out: Candidate[] = [];
-  const sameTopLevel = (id: string) => options.instanceLevel || !agent.configProjectPath || topLevelNamespace(id) === topLevelNamespace(agent.configProjectPath);
-  const project = model.projectsById.get(job.projectPath.toLowerCase());
-  if (project && sameTopLevel(project.id!)) out.push({ via: 'project', entry: project });
-  if (agent.configProjectPath && agent.configProjectPath.toLowerCase() === job.projectPath.toLowerCase()) out.push({ via: 'implicit', entry: null });
+export function candidateAuthorizations(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions = {}): Candidate[] {
+  return candidatesWithSkips(model, agent, job, options).candidates;
+}
+
+/**
+ * The candidates, and in words each entry for the job's project or one of its groups that GitLab
+ * leaves out: past the release's list limit (docs/gitlab-behaviour.md#top-level-keys-and-list-limits),
+ * or in another top-level group than the agent's configuration project without instance-level
+ * authorization, or before 18.1 (docs/gitlab-behaviour.md#authorization-order).
+ */
+function candidatesWithSkips(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions): { candidates: Candidate[]; skipped: string[] } {
+  const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
+  const read = options.anyEntry ? model : honouredEntries(model, version);
+  const candidates: Candidate[] = [];
+  const skipped: string[] = [];
+  const home = topLevelNamespace(agent.configProjectPath);
+  const crossAllowed = options.anyEntry || (options.instanceLevel === true && hasBehaviour('crossTopLevelCiAccess', version));
+  const counted = (entry: AccessEntry): boolean => {
+    if (!home || crossAllowed || topLevelNamespace(entry.id!) === home) return true;
+    const added = VERSIONED_BEHAVIOURS.crossTopLevelCiAccess.added;
+    const why = hasBehaviour('crossTopLevelCiAccess', version)
+      ? `GitLab ${version} counts it only with instance-level authorization, which is off here (--instance-level)`
+      : `GitLab ${version} ignores it (from ${added}, with instance-level authorization)`;
+    skipped.push(`${entry.kind} entry "${entry.id}" is outside "${home}", the top-level group of the agent configuration project ${agent.configProjectPath}: ${why}`);
+    return false;
+  };
+  const beyondLimit = (kind: 'project' | 'group', id: string) => {
+    const byId = kind === 'project' ? model.projectsById : model.groupsById;
+    const entry = byId.get(id.toLowerCase());
+    if (entry && read !== model && !(kind === 'project' ? read.projectsById : read.groupsById).has(id.toLowerCase())) {
+      skipped.push(`${kind} entry "${entry.id}" is entry ${listIndex(entry) + 1} of ci_access.${kind}s: GitLab ${version} reads only the first ${authorizedEntityLimit(version)}`);
+    }
+  };
+  const project = read.projectsById.get(job.projectPath.toLowerCase());
+  if (project) {
+    if (counted(project)) candidates.push({ via: 'project', entry: project });
+  } else beyondLimit('project', job.projectPath);
+  if (agent.configProjectPath && agent.configProjectPath.toLowerCase() === job.projectPath.toLowerCase()) candidates.push({ via: 'implicit', entry: null });
   for (const group of ancestorGroups(job.projectPath)) {
-    const entry = model.groupsById.get(group.toLowerCase());
-    if (entry && sameTopLevel(entry.id!)) out.push({ via: 'group', entry });
+    const entry = read.groupsById.get(group.toLowerCase());
+    if (entry) {
+      if (counted(entry)) candidates.push({ via: 'group', entry });
+    } else beyondLimit('group', group);
   }
-  if (model.instance) out.push({ via: 'instance', entry: model.instance });
-  return out;
+  if (read.instance) candidates.push({ via: 'instance', entry: read.instance });
+  return { candidates, skipped };
 }
 
 /**
@@ -66,11 +114,13 @@ export function candidateAuthorizations(model: CiAccessModel, agent: AgentRef, j
  * 6) — so a project entry limited to `production` denies a staging job even when a group entry
  * would have allowed it.
  */
-export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRef, options: { instanceLevel?: boolean } = {}): GitLabDecision {
-  const steps: string[] = [];
+export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions = {}): GitLabDecision {
   const problems: string[] = [];
-  const candidates = candidateAuthorizations(model, agent, job, options);
+  const { candidates, skipped } = candidatesWithSkips(model, agent, job, options);
+  const steps: string[] = [...skipped];
   if (!candidates.length) {
+    // The entry GitLab left out is the reason when it is the only one for the project.
+    if (skipped.length) return { authorized: false, candidate: null, reason: skipped.join('; '), steps: [], problems };
     return { authorized: false, candidate: null, reason: `no ci_access entry covers ${job.projectPath}`, steps, problems };
   }
   const [winner, ...shadowed] = candidates;

@@ -1,4 +1,4 @@
-import { AUTHORIZED_ENTITY_LIMIT } from '../config/semanticChecks';
+import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, type GitlabVersion } from '../config/gitlabVersions';
 import { asRecord } from '../data';
 
 /** Data path of a node in the configuration, to find its source range again. */
@@ -43,7 +43,10 @@ export interface AccessEntry {
 
 /** The `ci_access` section reduced to what authorization reads. */
 export interface CiAccessModel {
-  /** Entries in file order, only the first 500 of each list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits). */
+  /**
+   * Entries in file order, at most the first 500 of each list, the most any release reads
+   * (docs/gitlab-behaviour.md#top-level-keys-and-list-limits); `honouredEntries` keeps those of one release.
+   */
   readonly projects: readonly AccessEntry[];
   readonly groups: readonly AccessEntry[];
   readonly instance: AccessEntry | null;
@@ -89,11 +92,42 @@ function entries(list: unknown, kind: 'project' | 'group'): AccessEntry[] {
   if (!Array.isArray(list)) return [];
   const key = kind === 'project' ? 'projects' : 'groups';
   const out: AccessEntry[] = [];
-  list.slice(0, AUTHORIZED_ENTITY_LIMIT).forEach((item, index) => {
+  list.slice(0, MAX_AUTHORIZED_ENTITIES).forEach((item, index) => {
     const data = asRecord(item);
     if (data && typeof data.id === 'string' && data.id.length > 0) out.push(entry(data, kind, ['ci_access', key, index]));
   });
   return out;
+}
+
+/** The honoured view of a model, per release limit: every face asks for it, simulations once per scenario. */
+const honouredViews = new WeakMap<CiAccessModel, Map<number, CiAccessModel>>();
+
+/**
+ * The entries GitLab `version` reads: the first 100 (before 17.0) or 500 of each list, by their
+ * place in the file (an entry without a usable id still counts), ids indexed again so that a
+ * duplicate past the limit replaces nothing (docs/gitlab-behaviour.md#top-level-keys-and-list-limits).
+ * The model itself when nothing is past the limit.
+ */
+export function honouredEntries(model: CiAccessModel, version: GitlabVersion): CiAccessModel {
+  const limit = authorizedEntityLimit(version);
+  const within = (entry: AccessEntry) => listIndex(entry) < limit;
+  if (model.projects.every(within) && model.groups.every(within)) return model;
+  let views = honouredViews.get(model);
+  if (!views) honouredViews.set(model, (views = new Map()));
+  let view = views.get(limit);
+  if (!view) {
+    const projects = model.projects.filter(within);
+    const groups = model.groups.filter(within);
+    view = { projects, groups, instance: model.instance, projectsById: byId(projects), groupsById: byId(groups) };
+    views.set(limit, view);
+  }
+  return view;
+}
+
+/** 0-based place of a list entry in its list (`ci_access.projects[i]`); 0 for `instance`. */
+export function listIndex(entry: AccessEntry): number {
+  const index = entry.path[2];
+  return typeof index === 'number' ? index : 0;
 }
 
 function byId(list: readonly AccessEntry[]): Map<string, AccessEntry> {

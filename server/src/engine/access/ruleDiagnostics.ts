@@ -122,7 +122,7 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     const failing: string[] = [];
     let deciding = 0;
     for (const job of context.scenarios) {
-      const outcome = simulateAccess(singleEntryModel(entry), context.agent, scenarioForEntry(job, entry, context.defaultBranch), { ...context.options, instanceLevel: true });
+      const outcome = simulateAccess(singleEntryModel(entry), context.agent, scenarioForEntry(job, entry, context.defaultBranch), { ...context.options, anyEntry: true });
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
       const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');

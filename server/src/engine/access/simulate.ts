@@ -16,8 +16,10 @@ export interface SimulationOptions {
   readonly noRuleMatch?: NoRuleMatchBehaviour;
   /** Resolved namespace over 63 characters: `error` (default, the job is aborted) or `truncate`. */
   readonly overlongNamespace?: OverlongNamespacePolicy;
-  /** The administrator enabled instance-level authorization (cross-top-level entries count). */
+  /** The administrator enabled instance-level authorization (entries of other top-level groups count from 18.1). */
   readonly instanceLevel?: boolean;
+  /** Count the entry whatever its top-level group and place in its list (checks of one entry; authorize.ts `AuthorizationOptions`). */
+  readonly anyEntry?: boolean;
 }
 
 export interface SimulationProblem {

@@ -105,7 +105,9 @@ export const VERSIONED_KEYS: readonly VersionedKey[] = [
 ];
 
 /** Behaviours that are not a key of their own. */
-export type VersionedBehaviour = 'unaryNot' | 'environmentTemplates' | 'userAccessAsOptional';
+export type VersionedBehaviour = 'unaryNot' | 'environmentTemplates' | 'userAccessAsOptional' | 'authorizedEntities500' | 'crossTopLevelCiAccess' | 'crossTopLevelUserAccess';
+
+const GITLAB_MR = 'https://gitlab.com/gitlab-org/gitlab/-/merge_requests';
 
 export const VERSIONED_BEHAVIOURS: Readonly<Record<VersionedBehaviour, { readonly added: GitlabVersion; readonly what: string; readonly sources: readonly string[] }>> = {
   unaryNot: {
@@ -123,7 +125,34 @@ export const VERSIONED_BEHAVIOURS: Readonly<Record<VersionedBehaviour, { readonl
     what: '`user_access` without `access_as`',
     sources: [`${DOCS}/user_access/`, `${AGENT_MR}/2749`],
   },
+  authorizedEntities500: {
+    added: '17.0',
+    what: 'up to 500 entries in each of `ci_access.projects`, `ci_access.groups`, `user_access.projects`, `user_access.groups` (100 before)',
+    sources: [`${DOCS}/ci_cd_workflow/`, `${DOCS}/user_access/`, `${GITLAB_MR}/149844`, 'app/services/clusters/agents/authorizations/ci_access/refresh_service.rb'],
+  },
+  crossTopLevelCiAccess: {
+    added: '18.1',
+    what: '`ci_access` projects and groups outside the top-level group of the agent configuration project, when an administrator enables instance-level authorization',
+    sources: [`${DOCS}/ci_cd_workflow/`, 'https://gitlab.com/gitlab-org/gitlab/-/issues/377932', `${GITLAB_MR}/190769`],
+  },
+  crossTopLevelUserAccess: {
+    added: '18.4',
+    what: '`user_access` projects and groups outside the top-level group of the agent configuration project, when an administrator enables instance-level authorization',
+    sources: [`${DOCS}/user_access/`, 'https://gitlab.com/gitlab-org/gitlab/-/issues/557818', `${GITLAB_MR}/202853`],
+  },
 };
+
+/** The most entries of one authorization list any selectable release reads (the model of a file keeps no more). */
+export const MAX_AUTHORIZED_ENTITIES = 500;
+
+/**
+ * How many entries of each of `ci_access.projects`, `ci_access.groups`, `user_access.projects` and
+ * `user_access.groups` GitLab `version` reads: Rails keeps the first ones and drops the rest
+ * silently (docs/gitlab-behaviour.md#top-level-keys-and-list-limits).
+ */
+export function authorizedEntityLimit(version: GitlabVersion = NEWEST_GITLAB_VERSION): number {
+  return hasBehaviour('authorizedEntities500', version) ? MAX_AUTHORIZED_ENTITIES : 100;
+}
 
 /** True when `version` has the behaviour. */
 export function hasBehaviour(behaviour: VersionedBehaviour, version: GitlabVersion): boolean {

@@ -1,13 +1,12 @@
 import { isRecord } from '../data';
 import type { EngineDiagnostic } from '../diagnostics';
+import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
 import { humanPath } from './schemaDiagnostics';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
 
 /** GitLab reads at most this many bytes of config.yaml (KAS default, docs/gitlab-behaviour.md#config-file-location-and-parsing). */
 export const MAX_CONFIG_BYTES = 128 * 1024;
 
-/** Rails keeps only the first 500 entries of each authorization list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits). */
-export const AUTHORIZED_ENTITY_LIMIT = 500;
 
 const LIMITED_LISTS: readonly (readonly string[])[] = [
   ['ci_access', 'projects'],
@@ -28,8 +27,12 @@ export function sizeDiagnostic(bytes: number, firstLine: EngineDiagnostic['range
   return { range: firstLine, severity: 'warning', code: 'config.tooLarge', message: `The file is ${formatKiB(bytes)}; GitLab refuses agent configurations over 128 KiB, so the agent would not load it.` };
 }
 
-/** Checks that need more than the schema: size, list limits, duplicate ids, the agent name, emptiness. */
-export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | undefined, uniqueIdLists?: ReadonlySet<string>): EngineDiagnostic[] {
+/**
+ * Checks that need more than the schema: size, list limits, duplicate ids, the agent name, emptiness.
+ * The list limit is that of `version` (100 before 17.0, 500 from it: `authorizedEntityLimit`); ids
+ * past it are not compared, GitLab never reads them.
+ */
+export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | undefined, uniqueIdLists?: ReadonlySet<string>, version: GitlabVersion = NEWEST_GITLAB_VERSION): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const firstLine = parsed.index.range(0, parsed.index.lineEnd(0));
 
@@ -55,19 +58,22 @@ export function semanticDiagnostics(parsed: ParsedYaml, agentName: string | unde
   }
 
   if (parsed.doc && isRecord(parsed.value)) {
+    const limit = authorizedEntityLimit(version);
     for (const listPath of LIMITED_LISTS) {
       const list = getIn(parsed.value, listPath);
       if (!Array.isArray(list)) continue;
-      if (list.length > AUTHORIZED_ENTITY_LIMIT) {
-        const first = nodeSpan(nodeAtPath(parsed.doc, [...listPath, AUTHORIZED_ENTITY_LIMIT])?.node);
+      if (list.length > limit) {
+        const first = nodeSpan(nodeAtPath(parsed.doc, [...listPath, limit])?.node);
+        const raised = limit < MAX_AUTHORIZED_ENTITIES ? ` (GitLab ${version}; 17.0 raised the limit to ${MAX_AUTHORIZED_ENTITIES})` : '';
         out.push({
           range: first ? parsed.index.range(first[0], first[1]) : firstLine,
           severity: 'warning',
           code: 'config.entryLimit',
-          message: `${humanPath(listPath)} has ${list.length} entries; GitLab honours only the first ${AUTHORIZED_ENTITY_LIMIT}, so this entry and the ${list.length - AUTHORIZED_ENTITY_LIMIT - 1} after it are ignored.`,
+          message: `${humanPath(listPath)} has ${list.length} entries; GitLab honours only the first ${limit}${raised}, so this entry and the ${list.length - limit - 1} after it are ignored.`,
         });
       }
-      if (!uniqueIdLists?.has(listPath.join('.'))) out.push(...duplicateIds(parsed, listPath, list));
+      // Without an id given twice in the whole list (the incremental model counts them), none is in its first `limit` entries.
+      if (!uniqueIdLists?.has(listPath.join('.'))) out.push(...duplicateIds(parsed, listPath, list.length > limit ? list.slice(0, limit) : list));
     }
   }
   return out;

@@ -1,4 +1,5 @@
-import { readCiAccess, type CiAccessModel } from '../access/model';
+import { crossTopLevelDiagnostics } from '../access/crossTopLevel';
+import { honouredEntries, readCiAccess, type CiAccessModel } from '../access/model';
 import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
 import { agentConfigValidator } from './agentConfigSchema';
@@ -17,7 +18,10 @@ export interface ValidateOptions {
   readonly target?: CompatibilityTarget;
   /** The `<agent>` directory name, when the file sits at `.gitlab/agents/<agent>/config.yaml`. */
   readonly agentName?: string;
-  /** Scenarios and policies for the rules and namespace checks; without it those checks are skipped. */
+  /**
+   * The agent (its configuration project), scenarios and policies for the rules and namespace
+   * checks and the check of entries outside the agent's top-level group; without it those checks are skipped.
+   */
   readonly rules?: RuleCheckContext;
   /** The GitLab release the file is checked for (default: the newest, docs/gitlab-behaviour.md#gitlab-versions). */
   readonly gitlabVersion?: GitlabVersion;
@@ -49,10 +53,18 @@ export function partDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.hasSyntaxErrors) diagnostics.push(...versionedSchemaDiagnostics(parsed, options));
   diagnostics.push(...crossFieldDiagnostics(parsed));
-  if (options.securityLints !== false && parsed.doc && !parsed.hasSyntaxErrors) {
-    diagnostics.push(...securityLintDiagnostics(parsed, options.ciAccess ?? readCiAccess(parsed.value), { gitlabVersion: options.gitlabVersion ?? NEWEST_GITLAB_VERSION, disabled: options.securityLints?.disabled ?? [] }));
+  if (!parsed.doc || parsed.hasSyntaxErrors) return diagnostics;
+  const gitlabVersion = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
+  // Only the entries the chosen release reads (100 or 500 of each list) are linted, checked and simulated.
+  let ciAccess: CiAccessModel | undefined;
+  const honoured = () => (ciAccess ??= honouredEntries(options.ciAccess ?? readCiAccess(parsed.value), gitlabVersion));
+  if (options.securityLints !== false) {
+    diagnostics.push(...securityLintDiagnostics(parsed, honoured(), { gitlabVersion, disabled: options.securityLints?.disabled ?? [] }));
   }
-  if (options.rules && parsed.doc && !parsed.hasSyntaxErrors) diagnostics.push(...ruleDiagnostics(parsed, options.ciAccess ?? readCiAccess(parsed.value), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
+  if (options.rules) {
+    diagnostics.push(...ruleDiagnostics(parsed, honoured(), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
+    diagnostics.push(...crossTopLevelDiagnostics(parsed, honoured(), { configProjectPath: options.rules.agent.configProjectPath, gitlabVersion }));
+  }
   return diagnostics;
 }
 
@@ -69,7 +81,7 @@ function versionedSchemaDiagnostics(parsed: ParsedYaml, options: ValidateOptions
  * incremental model counts ids as entries come and go), whose duplicate check is skipped.
  */
 export function wholeFileDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {}, known: { readonly uniqueIdLists?: ReadonlySet<string> } = {}): EngineDiagnostic[] {
-  return semanticDiagnostics(parsed, options.agentName, known.uniqueIdLists);
+  return semanticDiagnostics(parsed, options.agentName, known.uniqueIdLists, options.gitlabVersion ?? NEWEST_GITLAB_VERSION);
 }
 
 /**

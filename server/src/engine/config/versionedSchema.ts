@@ -1,5 +1,5 @@
 import baseSchema from '../../../../schemas/agent-config.schema.json';
-import { hasBehaviour, keyStatus, NEWEST_GITLAB_VERSION, VERSIONED_KEYS, type GitlabVersion, type VersionedKey } from './gitlabVersions';
+import { authorizedEntityLimit, hasBehaviour, keyStatus, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, VERSIONED_KEYS, type GitlabVersion, type VersionedKey } from './gitlabVersions';
 import { LEGACY_SCHEMAS } from './legacySchemas';
 import type { SchemaNode } from './schemaLookup';
 
@@ -28,6 +28,21 @@ export function agentConfigSchemaFor(version: GitlabVersion = NEWEST_GITLAB_VERS
   if (schema) return schema;
   schema = structuredClone(baseSchema) as SchemaNode;
   for (const key of VERSIONED_KEYS) for (const path of key.paths) applyKey(schema, path, key, version);
+  const limit = authorizedEntityLimit(version);
+  if (limit !== MAX_AUTHORIZED_ENTITIES) {
+    // Hover says how many entries this release reads (docs/gitlab-behaviour.md#top-level-keys-and-list-limits).
+    for (const section of ['ci_access', 'user_access']) {
+      for (const list of ['projects', 'groups']) {
+        const node = propertiesOf(propertiesOf(schema)?.[section] ?? null)?.[list];
+        if (!node || node['x-notYet']) continue;
+        node['x-entryLimit'] = limit;
+        for (const key of ['description', 'markdownDescription'] as const) {
+          const text = node[key];
+          if (typeof text === 'string') node[key] = text.replace(`${MAX_AUTHORIZED_ENTITIES}`, `${limit}`) + ` (GitLab ${version}; ${MAX_AUTHORIZED_ENTITIES} from 17.0)`;
+        }
+      }
+    }
+  }
   if (!hasBehaviour('userAccessAsOptional', version)) {
     const userAccess = propertiesOf(schema)?.user_access;
     if (userAccess && !userAccess['x-notYet']) userAccess.required = ['access_as'];

@@ -1,8 +1,9 @@
 import { kubeContextName } from '../access/identity';
-import type { AccessEntry, CiAccessModel } from '../access/model';
+import { honouredEntries, type AccessEntry, type CiAccessModel } from '../access/model';
 import type { RuleCheckContext } from '../access/ruleDiagnostics';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome } from '../access/simulate';
+import { NEWEST_GITLAB_VERSION } from '../config/gitlabVersions';
 import { nodeAtPath, nodeSpan } from '../config/yamlDocument';
 import type { ParsedAgentConfig } from './siblings';
 
@@ -52,7 +53,9 @@ export interface SimulationTable {
  * simulates one entry, not all.
  */
 export function simulateEntries(model: CiAccessModel, context: RuleCheckContext): ConfigSimulation {
-  const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].map((entry) =>
+  // The entries the chosen release reads (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): later ones get no row, as GitLab ignores them.
+  const read = honouredEntries(model, context.options.gitlabVersion ?? NEWEST_GITLAB_VERSION);
+  const entries = [...read.projects, ...read.groups, ...(read.instance ? [read.instance] : [])].map((entry) =>
     lazyEntry(entry, () => context.scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, context.agent, scenarioForEntry(scenario, entry, context.defaultBranch), context.options) }))),
   );
   return { context, model, entries };

@@ -3,7 +3,7 @@ import { isRecord } from '../../data';
 import type { EngineDiagnostic } from '../../diagnostics';
 import { TextIndex } from '../../text/textIndex';
 import { humanPath } from '../schemaDiagnostics';
-import { AUTHORIZED_ENTITY_LIMIT } from '../semanticChecks';
+import { authorizedEntityLimit } from '../gitlabVersions';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
 import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
@@ -275,10 +275,12 @@ export class IncrementalAgentConfig {
       this.skeletonChecks = { text: version.skeleton, owner, diagnostics: partDiagnostics(parseYaml(version.skeleton), { ...options, ciAccess: undefined }) };
     }
     const out = skeletonToDocument(this.skeletonChecks.diagnostics, version.cuts);
+    // The entries the chosen release reads (100 of each list before 17.0, 500 from it) get the entry checks that read the model.
+    const limit = authorizedEntityLimit(options.gitlabVersion);
     for (const { slice, parts } of version.lists) {
       for (let i = 0; i < parts.length; i++) {
         const entry = slice.entries[i];
-        const relative = this.entryChecks(version, parts[i], entry, i < AUTHORIZED_ENTITY_LIMIT, options, owner);
+        const relative = this.entryChecks(version, parts[i], entry, i < limit, options, owner);
         if (!relative) return null;
         for (const d of relative) out.push(renumber(moveLines(d, (l) => l + entry.line), slice.path, i));
       }
@@ -294,7 +296,7 @@ export class IncrementalAgentConfig {
     const index = version.parsed.index;
     // The entry's tree carries document offsets, so the checks see the document's text and lines.
     const view: ParsedYaml = { text: version.text, index, doc: loneEntryDocument(part), value: { [part.path[0]]: { [part.path[1]]: [part.itemValue] } }, diagnostics: [], hasSyntaxErrors: false };
-    // GitLab reads only the first 500 entries of a list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): the rules checks stop there too.
+    // GitLab reads only the first 100 or 500 entries of a list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): the rules, lint and top-level checks stop there too.
     const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}), securityLints: honoured ? (options.securityLints ?? { disabled: [] }) : false, ...(honoured && options.rules ? { rules: options.rules } : {}) });
     const lastLine = index.positionAt(entry.end).line;
     let relative: RelativeDiagnostic[] | null = [...part.yamlDiagnostics];
