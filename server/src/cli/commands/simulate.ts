@@ -17,14 +17,25 @@ import { readExpectation, unmetExpectations, type Expectation } from './simulate
 const USAGE = `agentcfg simulate <config.yaml> [--json] ${PROJECT_SETTING_USAGE}
          every entry × the active scenarios (the editor's "Simulate CI Access" table)
    or: agentcfg simulate <config.yaml> --project <full/path> [--environment <name>] [--tier <tier>] [--ref <ref>] [--tag]
-       [--merge-request] [--protected] [--pipeline-source <s>] [--user <login>] [--project-id <id>] [--var K=V]...
+       [--merge-request [--protect-merge-request-pipelines] [--merge-request-target-protected] [--from-fork]]
+       [--protected] [--pipeline-source <s>] [--user <login>] [--project-id <id>] [--var K=V]...
        [--agent <name>] [--instance-level] [--expect authorized|denied] [--json] [settings options as above]
+         --protected: the ref is protected (for a merge request: its source branch);
+         --protect-merge-request-pipelines: the project setting is on, so a merge request between protected
+         branches (--protected, --merge-request-target-protected) runs as protected, unless --from-fork
+         (the scenario fields protectMergeRequestPipelines, mergeRequestTargetProtected, fromFork)
    or: agentcfg simulate <config.yaml> --scenarios <file.json> [--expect authorized|denied] [--json]
          (a JSON array of scenarios, each optionally with "expect": {"authorized", "namespace", "identity"}; one result each)
    --expect, or a scenario's "expect": exit 1 when a result differs (a pipeline can require the access it relies on).`;
 
 /** Options that describe the one scenario of `--project` mode. */
 export const SCENARIO_OPTIONS = ['project', 'environment', 'tier', 'ref', 'pipeline-source', 'user', 'project-id'];
+
+/** Flags of that scenario, each a boolean field of it (docs/gitlab-behaviour.md#protected-merge-request-pipelines for the last three). */
+const SCENARIO_FLAGS = ['tag', 'merge-request', 'protected', 'protect-merge-request-pipelines', 'merge-request-target-protected', 'from-fork'];
+
+/** The flags that only describe a merge request. */
+const MERGE_REQUEST_FLAGS = ['protect-merge-request-pipelines', 'merge-request-target-protected', 'from-fork'];
 
 /**
  * `agentcfg simulate`: which access CI jobs get from the agent of a config file — authorized?,
@@ -39,7 +50,7 @@ export const simulateCommand: CliCommand = {
     const args = parseArgs(argv, {
       values: [...SCENARIO_OPTIONS, 'agent', 'scenarios', 'expect', ...PROJECT_SETTING_OPTIONS.values],
       repeated: ['var'],
-      flags: ['tag', 'merge-request', 'protected', 'json', 'instance-level', ...PROJECT_SETTING_OPTIONS.flags],
+      flags: [...SCENARIO_FLAGS, 'json', 'instance-level', ...PROJECT_SETTING_OPTIONS.flags],
     });
     if (args.positional.length !== 1) throw new UsageError('name exactly one config.yaml');
     const mode = checkSimulateOptions(args);
@@ -86,7 +97,11 @@ function checkSimulateOptions(args: ParsedArgs): 'table' | 'project' | 'scenario
   const problem = environment === undefined ? undefined : environmentNameProblem(environment);
   if (problem) throw new UsageError(`--environment must be a GitLab environment name (letters, digits, spaces, '-', '_', '/', '$', '{', '}', '.'); "${environment}" ${problem}`);
   const single = SCENARIO_OPTIONS.filter((o) => args.values[o] !== undefined);
-  const given = [...single.map((o) => `--${o}`), ...(args.repeated.var?.length ? ['--var'] : []), ...['tag', 'merge-request', 'protected'].filter((f) => args.flags.has(f)).map((f) => `--${f}`)];
+  const given = [...single.map((o) => `--${o}`), ...(args.repeated.var?.length ? ['--var'] : []), ...SCENARIO_FLAGS.filter((f) => args.flags.has(f)).map((f) => `--${f}`)];
+  const mergeRequestOnly = MERGE_REQUEST_FLAGS.filter((f) => args.flags.has(f)).map((f) => `--${f}`);
+  if (mergeRequestOnly.length && !args.flags.has('merge-request')) {
+    throw new UsageError(`${mergeRequestOnly.join(', ')} describe${mergeRequestOnly.length === 1 ? 's' : ''} a merge request pipeline: add --merge-request`);
+  }
   if (args.values.scenarios !== undefined) {
     if (given.length) throw new UsageError(`--scenarios takes every scenario from its file; leave out ${given.join(', ')}`);
     return 'scenarios';
@@ -118,6 +133,10 @@ export function scenarioFromArgs(values: Partial<Record<string, string>>, flags:
     isMergeRequest: flags.has('merge-request'),
     defaultBranch,
     protectedRef: flags.has('protected'),
+    // Left out unless given: a merge request without the project setting keeps --protected as given (as scenario files do).
+    ...(flags.has('protect-merge-request-pipelines') ? { protectMergeRequestPipelines: true } : {}),
+    ...(flags.has('merge-request-target-protected') ? { mergeRequestTargetProtected: true } : {}),
+    ...(flags.has('from-fork') ? { fromFork: true } : {}),
     ...(values['pipeline-source'] ? { pipelineSource: values['pipeline-source'] } : {}),
     ...(values.user ? { userLogin: values.user } : {}),
     variables,
