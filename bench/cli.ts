@@ -28,21 +28,36 @@ const BATCH_SIZE = 1000;
 
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
-/** Wall time of one process, start to exit, in ms. */
-function timed(command: string, args: readonly string[], cwd: string): { ms: number; status: number | null } {
+const gnuTime = existsSync("/usr/bin/time");
+
+interface Timed {
+  /** Wall time, start to exit. */
+  readonly ms: number;
+  /** User + system CPU time of the process (NaN without /usr/bin/time): steadier than wall time on a loaded machine. */
+  readonly cpuMs: number;
+  readonly status: number | null;
+}
+
+/** One process, start to exit. */
+function timed(command: string, args: readonly string[], cwd: string): Timed {
+  const report = path.join(work, "cpu.txt");
+  const [cmd, argv] = gnuTime ? ["/usr/bin/time", ["-f", "%U %S", "-o", report, command, ...args]] : [command, args];
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 2 ** 20 });
+  const result = spawnSync(cmd, argv, { cwd, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 2 ** 20 });
   const ms = performance.now() - started;
   if (result.error) throw result.error;
-  return { ms, status: result.status };
+  const cpu = gnuTime ? readFileSync(report, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) : [NaN, NaN];
+  return { ms, cpuMs: (cpu[0]! + cpu[1]!) * 1000, status: result.status };
 }
 
 /** Runs the two commands alternately `runs` times (after one warm-up each); the medians. */
-function sideBySide(runs: number, ours: () => { ms: number; status: number | null }, peer: () => { ms: number; status: number | null }) {
+function sideBySide(runs: number, ours: () => Timed, peer: () => Timed) {
   ours();
   peer();
   const a: number[] = [];
   const b: number[] = [];
+  const cpuA: number[] = [];
+  const cpuB: number[] = [];
   const status = { ours: new Set<number | null>(), peer: new Set<number | null>() };
   for (let i = 0; i < runs; i++) {
     const x = ours();
@@ -50,10 +65,12 @@ function sideBySide(runs: number, ours: () => { ms: number; status: number | nul
     if (process.env.CLI_BENCH_DEBUG) console.log(`run ${i}: ${x.ms.toFixed(0)} ms (exit ${x.status}), ${y.ms.toFixed(0)} ms (exit ${y.status})`);
     a.push(x.ms);
     b.push(y.ms);
+    cpuA.push(x.cpuMs);
+    cpuB.push(y.cpuMs);
     status.ours.add(x.status);
     status.peer.add(y.status);
   }
-  return { ours: median(a), peer: median(b), oursMin: Math.min(...a), peerMin: Math.min(...b), status };
+  return { ours: median(a), peer: median(b), oursMin: Math.min(...a), peerMin: Math.min(...b), oursCpu: median(cpuA), peerCpu: median(cpuB), status };
 }
 
 function exitCodes(s: Set<number | null>): string {
@@ -101,12 +118,14 @@ async function main(): Promise<void> {
     console.log(formatRow([figure, `${a.toFixed(digits)} ${unit}`, `${b.toFixed(digits)} ${unit}`, `${(b / a).toFixed(2)}×`]));
   row(`one file, process start included, median of ${ONE_RUNS}`, single.ours, single.peer);
   row("one file, fastest run", single.oursMin, single.peerMin);
+  row("one file, CPU time (user + system), median", single.oursCpu, single.peerCpu);
   row(`${BATCH_SIZE} configs in one process, median of ${BATCH_RUNS}`, batch.ours, batch.peer);
   row(`${BATCH_SIZE} configs: ms per config (start included)`, batch.ours / BATCH_SIZE, batch.peer / BATCH_SIZE, "ms", 2);
+  row(`${BATCH_SIZE} configs: CPU ms per config (start included)`, batch.oursCpu / BATCH_SIZE, batch.peerCpu / BATCH_SIZE, "ms", 2);
   row(
-    `${BATCH_SIZE} configs: ms per config beyond one file's run`,
-    (batch.ours - single.ours) / BATCH_SIZE,
-    (batch.peer - single.peer) / BATCH_SIZE,
+    `${BATCH_SIZE} configs: CPU ms per config beyond one file`,
+    (batch.oursCpu - single.oursCpu) / BATCH_SIZE,
+    (batch.peerCpu - single.peerCpu) / BATCH_SIZE,
     "ms",
     2,
   );
@@ -157,7 +176,6 @@ async function exprInput(lines: number): Promise<string> {
  * from /usr/bin/time when there is one, else the child's last VmHWM seen in /proc (Linux).
  */
 async function peakRss(command: string, args: readonly string[], input: string): Promise<{ ms: number; peakRss: number; lines: number }> {
-  const gnuTime = existsSync("/usr/bin/time");
   const report = path.join(work, "time.txt");
   const [cmd, argv] = gnuTime ? ["/usr/bin/time", ["-f", "%M", "-o", report, command, ...args]] : [command, args];
   const started = performance.now();
