@@ -23,7 +23,9 @@ const USAGE = `agentcfg simulate <config.yaml> [--json] ${PROJECT_SETTING_USAGE}
          --protected: the ref is protected (for a merge request: its source branch);
          --protect-merge-request-pipelines: the project setting is on, so a merge request between protected
          branches (--protected, --merge-request-target-protected) runs as protected, unless --from-fork
-         (the scenario fields protectMergeRequestPipelines, mergeRequestTargetProtected, fromFork)
+         (the scenario fields protectMergeRequestPipelines, mergeRequestTargetProtected, fromFork);
+         --instance-level: an administrator enabled instance-level authorization, so entries outside the
+         agent configuration project's top-level group count (from GitLab 18.1; --gitlab-version)
    or: agentcfg simulate <config.yaml> --scenarios <file.json> [--expect authorized|denied] [--json]
          (a JSON array of scenarios, each optionally with "expect": {"authorized", "namespace", "identity"}; one result each)
    --expect, or a scenario's "expect": exit 1 when a result differs (a pipeline can require the access it relies on).`;
