@@ -31,6 +31,6 @@ export class SimulationService {
     const config = { parsed: this.models.get(document), ciAccess: this.models.ciAccess(document) };
     const simulation = this.get(document, settings);
     const table = simulationTable(config, simulation);
-    return { ...table, rows: viewRows(config, simulation, table) };
+    return { ...table, rows: viewRows(simulation, table) };
   }
 }

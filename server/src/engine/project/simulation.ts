@@ -36,6 +36,12 @@ export interface SimulationRow {
   /** Why the job gets no access; null when authorized. */
   readonly denial: string | null;
   readonly explanation: readonly string[];
+  /** The entry simulated, as a row label: `project acme/web`, `group acme`, `instance`. */
+  readonly entry: string;
+  /** What decided the outcome (0-based line): the rule that matched, else the winning entry, else this row's entry. */
+  readonly decidedLine: number | null;
+  /** How the job acts in the cluster (`access_as`); null when denied. */
+  readonly accessAs: AccessOutcome['access_as'] | null;
 }
 
 export interface SimulationTable {
@@ -65,26 +71,36 @@ export function simulateEntries(model: CiAccessModel, context: RuleCheckContext)
 export function simulationTable(config: ParsedAgentConfig, simulation: ConfigSimulation): SimulationTable {
   const { parsed } = config;
   const { context } = simulation;
+  const lineOf = (path: readonly (string | number)[] | null | undefined): number | null => {
+    const span = path && parsed.doc ? nodeSpan(nodeAtPath(parsed.doc, path)?.node) : null;
+    return span ? parsed.index.positionAt(span[0]).line : null;
+  };
   return {
     agent: context.agent.name,
     context: kubeContextName(context.agent),
     scenarios: context.scenarios.map((s) => s.name),
     rows: simulation.entries.flatMap(({ entry, outcomes }) => {
-      const span = parsed.doc ? nodeSpan(nodeAtPath(parsed.doc, entry.path)?.node) : null;
-      const line = span ? parsed.index.positionAt(span[0]).line : null;
-      return outcomes.map(({ scenario, outcome }) => ({
-        scenario: scenario.name,
-        project: scenarioForEntry(scenario, entry, context.defaultBranch).projectPath,
-        line,
-        authorized: outcome.authorized,
-        via: viaLabel(outcome),
-        rule: outcome.rule,
-        namespace: outcome.namespace,
-        identity: outcome.identity?.username ?? null,
-        problems: outcome.problems.map((p) => p.message),
-        denial: outcome.denial,
-        explanation: outcome.explanation,
-      }));
+      const line = lineOf(entry.path);
+      return outcomes.map(({ scenario, outcome }) => {
+        // The outcome's rule is a rule of the winning entry, which may be another entry than this row's (shadowing).
+        const winner = outcome.entryPath ?? entry.path;
+        return {
+          scenario: scenario.name,
+          project: scenarioForEntry(scenario, entry, context.defaultBranch).projectPath,
+          line,
+          authorized: outcome.authorized,
+          via: viaLabel(outcome),
+          rule: outcome.rule,
+          namespace: outcome.namespace,
+          identity: outcome.identity?.username ?? null,
+          problems: outcome.problems.map((p) => p.message),
+          denial: outcome.denial,
+          explanation: outcome.explanation,
+          entry: entry.id === null ? entry.kind : `${entry.kind} ${entry.id}`,
+          decidedLine: (outcome.rule !== null ? lineOf([...winner, 'rules', outcome.rule - 1]) : null) ?? lineOf(outcome.entryPath) ?? line,
+          accessAs: outcome.authorized ? outcome.access_as : null,
+        };
+      });
     }),
   };
 }
