@@ -3,13 +3,28 @@
 // `compose` is composeYaml alone; `parseYaml` adds conversion to data, duplicate-key and depth
 // checks and the line index, as every caller gets it. Medians of several runs, interleaved.
 // Run: node --import tsx bench/parse.ts  (add --heap to also print peak heap at 50,000 entries)
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { composeYaml, composeYamlWithLibrary } from '../server/src/engine/config/boundedYaml';
-import { GITLAB_YAML, parseComposedYaml } from '../server/src/engine/config/yamlDocument';
+import { useFastBlockYaml } from '../server/src/engine/config/fastBlockYaml';
+import { GITLAB_YAML, parseComposedYaml, parseYaml } from '../server/src/engine/config/yamlDocument';
 import { generateAgentConfig } from '../test/support/generateConfig';
 import { median } from './lib/stats';
 
 const SIZES = [100, 1000, 5000, 20000];
+const HEAP_ENTRIES = 50_000;
+
+// A child process of this script: parse HEAP_ENTRIES entries once, with or without the fast reader,
+// and print the peak resident set and the heap still used while the result is held.
+if (process.argv[2] === '--heap-child') {
+  useFastBlockYaml(process.argv[3] === 'fast');
+  const text = generateAgentConfig(HEAP_ENTRIES);
+  const parsed = parseYaml(text);
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap = process.memoryUsage().heapUsed;
+  console.log(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, heapUsed: heap, ok: parsed.doc !== null }));
+  process.exit(0);
+}
 
 function time(fn: () => unknown): number {
   const start = performance.now();
@@ -51,3 +66,12 @@ for (const entries of SIZES) {
   console.log(row.join(' '));
 }
 console.log(`load after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+if (process.argv.includes('--heap')) {
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+  for (const mode of ['library', 'fast']) {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', __filename, '--heap-child', mode], { encoding: 'utf8' });
+    const { maxRssKiB, heapUsed } = JSON.parse(out.trim().split('\n').pop()!) as { maxRssKiB: number; heapUsed: number };
+    console.log(`parseYaml of ${HEAP_ENTRIES} entries, ${mode}: peak RSS ${mib(maxRssKiB * 1024)}, heap held after GC ${mib(heapUsed)}`);
+  }
+}

@@ -67,6 +67,7 @@ const shapes = [
   '# only a comment\n',
   '',
   'x: 1 #c\n#c2\n',
+  'a: [x, y ,z]  # c\nb: [ p ]\nc: [q,r]\nd:\n  - [1, yes, ~, 0x1f]\n',
 ];
 
 /** A structural comparison that names the first difference: class, range, scalar fields, comments, then children. */
@@ -138,7 +139,7 @@ function check(text: string, label: string): boolean {
 }
 
 const MUTATION_CHARS = ['&', '*', '!', '|', '>', '{', '}', '[', ']', '"', "'", '#', ':', '-', ' ', '  ', '\t', '\r', '?', ',', '%', '@', '`', '\\', 'é', '😀', '\u00a0', '\u2028', '\uFEFF', '~', '<<', '0x', '---', '...', '\n'];
-const INSERT_LINES = ['# note', '  # indented note', '    # deeper', '', '   ', '- x', 'k: v', '  k: v', '    - y', 'z:', '  z:', '---', '<<: *a', 'a: &a 1', "q: 'x''y'", 'q: "a\\tb"', 'e: []', 'e: {}', 'm: |', '  text', 'f: [a, b]'];
+const INSERT_LINES = ['f: [a,b ,  c]', '- [x, 1]', 'g: [a, b] # c', '# note', '  # indented note', '    # deeper', '', '   ', '- x', 'k: v', '  k: v', '    - y', 'z:', '  z:', '---', '<<: *a', 'a: &a 1', "q: 'x''y'", 'q: "a\\tb"', 'e: []', 'e: {}', 'm: |', '  text', 'f: [a, b]'];
 
 /** One to three random edits of `text`: lines deleted, duplicated, swapped, re-indented, characters inserted, comments, CRLF. */
 function mutate(text: string, random: () => number): string {
@@ -182,7 +183,7 @@ function mutate(text: string, random: () => number): string {
         break;
       case 10: {
         const line = lines[at] ?? '';
-        lines[at] = line.replace(/: (\S.*)$/, (_, v: string) => `: ${[`"${v}"`, `'${v}'`, `${v} `, '', '{}', '[ ]', 'yes', '0o7', '012', '1:20', '-1.5e3', '~'][int(12)]}`);
+        lines[at] = line.replace(/: (\S.*)$/, (_, v: string) => `: ${[`"${v}"`, `'${v}'`, `${v} `, '', '{}', '[ ]', 'yes', '0o7', '012', '1:20', '-1.5e3', '~', `[${v}]`, `[ ${v} , b ]`, `[${v},]`, `[a, [${v}]]`, `[a: ${v}]`, `[${v}, 'q']`, `[${v} #c]`][int(19)]}`);
         break;
       }
       default:
@@ -220,14 +221,21 @@ describe('fast block-YAML reader, differential against the yaml library', () => 
     const seeds = [...agentFiles.map((f) => f.text), ...shapes, generateAgentConfig(3), generateVariedAgentConfig(8, 5)];
     const random = seededRandom(16);
     let read = 0;
+    let withFlowItems = 0;
+    let withComments = 0;
     const total = 20_000;
     for (let n = 0; n < total; n++) {
       const base = seeds[Math.floor(random() * seeds.length)];
       const text = mutate(base, random);
-      if (check(text, `mutation ${n}`)) read++;
+      if (check(text, `mutation ${n}`)) {
+        read++;
+        if (/(?:- |: )\[ *[^\] ]/.test(text)) withFlowItems++;
+        if (/^ *#/m.test(text)) withComments++;
+      }
     }
     // Most mutations stay inside the subset: the comparison must be exercised, not only the declines.
-    console.log(`# fast reader read ${read} of ${total} mutated documents; declined ${total - read}`);
+    console.log(`# fast reader read ${read} of ${total} mutated documents (${withComments} with comment lines, ${withFlowItems} with flow sequence items); declined ${total - read}`);
+    assert.ok(withComments > 1000 && withFlowItems > 100, 'comments and flow sequences must be exercised');
     assert.ok(read > total * 0.3, `read ${read} of ${total}`);
     assert.ok(read < total, 'some mutations must leave the subset');
   });

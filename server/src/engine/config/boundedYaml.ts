@@ -38,7 +38,14 @@ const MAX_KEY_TEXT = 64;
 export type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions;
 
 /** The documents of a text, or where its nesting first goes past {@link MAX_YAML_DEPTH}. */
-export type ComposedYaml = { readonly ok: true; readonly docs: Document.Parsed[] } | { readonly ok: false; readonly tooDeepAt: number };
+export type ComposedYaml =
+  | {
+      readonly ok: true;
+      readonly docs: Document.Parsed[];
+      /** Set by the fast reader: the documents, as composed, hold no alias and nest less than the bound. */
+      readonly aliasFree?: true;
+    }
+  | { readonly ok: false; readonly tooDeepAt: number };
 
 /**
  * `parseAllDocuments` without its recursion risks: the token tree is built with the parser's stack
@@ -289,6 +296,8 @@ export interface MapProblems {
 export function inspectMaps(doc: Document.Parsed, text: string, options: { replaceCollectionKeys: boolean }): MapProblems {
   const duplicateKeys: DuplicateKey[] = [];
   const collectionKeys: [number, number][] = [];
+  // One map of keys, cleared for each mapping (its entries are read before the next mapping is).
+  const keysOfMap = new Map<unknown, number | number[]>();
   // Only an alias key needs the aliases' targets (a walk of the whole document): found on the first one.
   let targets: Map<Alias, Node> | null = null;
   const seen = new Set<Node>();
@@ -299,7 +308,8 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
     seen.add(node);
     // The library's notion of a duplicate: the same node, or scalars with the same value (===).
     // Per key value: its start, or its starts once it is repeated (no array for the common, unique key).
-    const keys = isMap(node) ? new Map<unknown, number | number[]>() : null;
+    const keys = isMap(node) ? keysOfMap : null;
+    keys?.clear();
     let repeated = false;
     for (const item of node.items) {
       if (!isPair(item)) {

@@ -7,7 +7,8 @@
  *
  * It reads block mappings and sequences (a sequence may sit at its key's indentation, and an entry
  * may open a mapping: `- id: x`), keys and values that are plain, single-quoted or double-quoted
- * (without escapes) scalars on one line, `{}` and `[]`, full-line and trailing comments, blank lines
+ * (without escapes) scalars on one line, `{}`, `[]` and one-line flow sequences of plain scalars
+ * (`[a, b]`), full-line and trailing comments, blank lines
  * and empty values. Anything else — anchors, aliases, tags, merge keys, block or multi-line scalars,
  * flow collections with content, documents markers and directives, tabs, carriage returns, a byte
  * order mark, control characters, indentation the library would complain about, a comment more
@@ -163,8 +164,9 @@ class FastReader {
       }
       pos = eol + 1;
     }
-    if (!this.doc) return { ok: true, docs: [] };
-    return { ok: true, docs: [this.finish()] };
+    if (!this.doc) return { ok: true, docs: [], aliasFree: true };
+    // No alias, nesting below the bound: the data is never too deep (parseComposedYaml skips that walk).
+    return { ok: true, docs: [this.finish()], aliasFree: true };
   }
 
   // ---- lines --------------------------------------------------------------------------------------
@@ -374,11 +376,12 @@ class FastReader {
     if (c === 123 /* { */ || c === 91 /* [ */) {
       let k = j + 1;
       while (k < eol && t.charCodeAt(k) === 32) k++;
-      if (t.charCodeAt(k) !== (c === 123 ? 125 : 93)) throw DECLINE;
       if (this.frames.length + 1 >= FAST_MAX_DEPTH) throw DECLINE;
-      valueEnd = k + 1;
       const coll = c === 123 ? new YAMLMap(this.doc!.schema) : new YAMLSeq(this.doc!.schema);
       coll.flow = true;
+      if (c === 91 && t.charCodeAt(k) !== 93) k = this.flowItems(coll as YAMLSeq, k, eol);
+      else if (t.charCodeAt(k) !== (c === 123 ? 125 : 93)) throw DECLINE;
+      valueEnd = k + 1;
       node = coll;
     } else if (c === 34 || c === 39) {
       valueEnd = quotedEnd(t, j, eol);
@@ -407,6 +410,34 @@ class FastReader {
     node.range = [j, valueEnd, end];
     if (comment) node.comment = comment;
     return node;
+  }
+
+  /**
+   * The items of a one-line flow sequence of plain scalars (`[a, b]`) from `k`, its first item;
+   * returns the offset of its `]`. Anything else inside (quotes, nested collections, `:`, `#`, empty
+   * items, a trailing comma) declines.
+   */
+  private flowItems(seq: YAMLSeq, k: number, eol: number): number {
+    const t = this.text;
+    for (;;) {
+      checkPlainStart(t, k, eol);
+      let e = k;
+      let ch = 0;
+      for (; e < eol; e++) {
+        ch = t.charCodeAt(e);
+        if (ch === 44 /* , */ || ch === 93 /* ] */) break;
+        if (FLOW_UNSUPPORTED.includes(ch)) throw DECLINE;
+      }
+      if (e === eol) throw DECLINE;
+      let end = e;
+      while (t.charCodeAt(end - 1) === 32) end--;
+      if (end === k) throw DECLINE;
+      seq.items.push(this.scalar(t.slice(k, end), Scalar.PLAIN, false, k, end, e, ''));
+      if (ch === 93) return e;
+      k = e + 1;
+      while (k < eol && t.charCodeAt(k) === 32) k++;
+      if (k === eol || t.charCodeAt(k) === 93) throw DECLINE; // a trailing comma
+    }
   }
 
   /** A scalar as `composeScalar` makes it. */
@@ -547,6 +578,9 @@ class FastReader {
     }
   }
 }
+
+/** Characters that end or complicate a plain scalar inside a flow sequence: `[]{}#:'"` and the rest are the library's. */
+const FLOW_UNSUPPORTED = [91, 123, 125, 35, 58, 39, 34, 38, 42, 33, 124, 62, 37, 64, 96, 63];
 
 function tok(type: number, offset: number, length: number): Tok {
   return { type, offset, length, indent: 0, source: '' };

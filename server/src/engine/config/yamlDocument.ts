@@ -106,7 +106,8 @@ export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedY
 
   let value: unknown = null;
   if (doc) {
-    const tooDeepAt = dataTooDeepAt(doc);
+    // The fast reader's documents hold no alias and nest less than the bound: their data is never too deep.
+    const tooDeepAt = composed.aliasFree ? null : dataTooDeepAt(doc);
     if (tooDeepAt !== null) {
       // Aliases make the data deeper than the text: converting it would recurse that deep.
       diagnostics.push(tooDeepDiagnostic(index, tooDeepAt));
