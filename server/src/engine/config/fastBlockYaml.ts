@@ -643,8 +643,8 @@ function quotedEnd(t: string, i: number, eol: number): number {
     const close = t.indexOf(q, k);
     if (close === -1 || close >= eol) throw DECLINE;
     if (q === '"') {
-      const backslash = t.indexOf('\\', i + 1);
-      if (backslash !== -1 && backslash < close) throw DECLINE;
+      // Escapes are the library's (only this scalar is searched: the rest of the text may have none).
+      for (let b = i + 1; b < close; b++) if (t.charCodeAt(b) === 92 /* \ */) throw DECLINE;
       return close + 1;
     }
     if (t.charCodeAt(close + 1) === 39) {
