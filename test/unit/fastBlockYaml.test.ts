@@ -4,7 +4,8 @@
  * documents, either the reader declines (and `composeYaml` uses the library), or it builds exactly
  * the library's documents — node classes, every node's range, scalar values, types, sources and
  * formats, comments and blank-line marks, the document's range and comments — and `parseYaml`
- * gives the same data, diagnostics and syntax verdict.
+ * gives the same data, diagnostics and syntax verdict. The reader is called in its throwing form, so
+ * a fault in it fails the test instead of passing for a decline.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isDocument, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
 import { composeYaml, composeYamlWithLibrary, type ComposedYaml } from '../../server/src/engine/config/boundedYaml';
-import { fastComposeYaml } from '../../server/src/engine/config/fastBlockYaml';
+import { readFastBlockYaml as fastComposeYaml } from '../../server/src/engine/config/fastBlockYaml';
 import { GITLAB_YAML, parseComposedYaml, parseYaml } from '../../server/src/engine/config/yamlDocument';
 import { generateAgentConfig, generateVariedAgentConfig, seededRandom } from '../support/generateConfig';
 

@@ -114,9 +114,19 @@ export function fastPathApplies(options: YamlOptions): boolean {
 
 /**
  * The documents `composeYaml(text, options)` would give, or null when the text is outside the
- * subset (the caller then uses the library). Options must pass {@link fastPathApplies}.
+ * subset (the caller then uses the library). Options must pass {@link fastPathApplies}. A fault of
+ * this reader (an exception other than declining) also leaves the text to the library.
  */
 export function fastComposeYaml(text: string, options: YamlOptions): ComposedYaml | null {
+  try {
+    return readFastBlockYaml(text, options);
+  } catch {
+    return null;
+  }
+}
+
+/** {@link fastComposeYaml}, but a fault of the reader throws (for the differential test). */
+export function readFastBlockYaml(text: string, options: YamlOptions): ComposedYaml | null {
   if (UNSUPPORTED_CHARACTER.test(text)) return null;
   try {
     return new FastReader(text, options).read();
