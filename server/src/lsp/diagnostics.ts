@@ -12,8 +12,22 @@ import { projectSettings } from './simulationContext';
 import { documentPath } from './uriPaths';
 import { WarmUp } from './warmUp';
 
-/** Edits arriving faster than this are validated once, after the last one. */
+/** The longest quiet spell that ends a burst of edits (for a file whose validation takes 150 ms or more). */
 const DEBOUNCE_MS = 75;
+
+/** The shortest quiet spell: edits an editor sends together (a paste, a multi-cursor edit, keys read in one go) stay one burst. */
+const MIN_QUIET_MS = 10;
+
+/**
+ * A burst ends after a quiet spell of half the document's last validation, between MIN_QUIET_MS and
+ * DEBOUNCE_MS: a fixed 75 ms made the last key of a burst wait 75 ms for a 15 ms validation (5–6× a
+ * single edit, issue 16). Waiting a fraction of the validation keeps the work for a burst bounded (at
+ * most one validation per 1.5 validation times) while the answer to the last key comes within about
+ * one validation of it.
+ */
+function quietSpell(lastDurationMs: number | undefined): number {
+  return lastDurationMs === undefined ? DEBOUNCE_MS : Math.max(MIN_QUIET_MS, Math.min(DEBOUNCE_MS, lastDurationMs / 2));
+}
 
 /**
  * Validates agent configurations and environment templates as they change and publishes the
@@ -23,8 +37,8 @@ const DEBOUNCE_MS = 75;
  */
 export class DiagnosticsFeature {
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** When each document's last validation ended, for the debounce's leading edge. */
-  private readonly lastEnd = new Map<string, number>();
+  /** When each document's last validation ended and how long it took, for the debounce. */
+  private readonly lastEnd = new Map<string, { at: number; took: number }>();
   /** The latest run asked for each document: an earlier run still waiting for settings gives way to it. */
   private readonly latestRun = new Map<string, number>();
   private runs = 0;
@@ -84,7 +98,8 @@ export class DiagnosticsFeature {
   /**
    * Debounce with a leading edge: an edit after a quiet spell is validated at once (incremental
    * validation makes that cheap, and the user sees the result of one keystroke without waiting);
-   * edits arriving faster than DEBOUNCE_MS after it are validated once, after the last one. The
+   * edits arriving faster than the quiet spell ({@link quietSpell}) after it are validated once,
+   * after the last one. The
    * quiet spell counts from the end of the last validation, not its start: edits that queued up
    * while a long validation ran are a burst, not each one a new leading edge (which validated every
    * one of them in turn, each as long, and left the server minutes behind).
@@ -94,7 +109,9 @@ export class DiagnosticsFeature {
     const pending = this.timers.has(uri);
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
-    if (!pending && performance.now() - (this.lastEnd.get(uri) ?? -Infinity) >= DEBOUNCE_MS) {
+    const last = this.lastEnd.get(uri);
+    const quiet = quietSpell(last?.took);
+    if (!pending && performance.now() - (last?.at ?? -Infinity) >= quiet) {
       void this.validate(uri, document.version);
       return;
     }
@@ -105,7 +122,7 @@ export class DiagnosticsFeature {
         this.timers.delete(uri);
         const current = this.documents.get(uri);
         if (current) void this.validate(uri, current.version);
-      }, DEBOUNCE_MS),
+      }, quiet),
     );
   }
 
@@ -134,7 +151,7 @@ export class DiagnosticsFeature {
       diagnostics = [internalError(err), ...(tooLarge ? [tooLarge] : [])];
     }
     const ended = performance.now();
-    this.lastEnd.set(uri, ended);
+    this.lastEnd.set(uri, { at: ended, took: ended - started });
     if (ended - started > 200) this.connection.console.log(`validated ${document.uri} in ${(ended - started).toFixed(0)} ms`);
     await this.connection.sendDiagnostics({ uri: document.uri, version, diagnostics: shownDiagnostics(diagnostics).map(toLspDiagnostic) });
   }
