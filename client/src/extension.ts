@@ -11,6 +11,7 @@ import { addScenario, editScenarios } from './scenarioCommands';
 import { SimulationView } from './simulationView';
 import { registerAccessDiff } from './accessDiffCommand';
 import { LanguageStatus } from './languageStatus';
+import { registerWalkthroughCommands } from './walkthrough';
 
 const CLIENT_ID = 'gitlabAgentConfig';
 const CLIENT_NAME = 'GitLab Agent Config';
@@ -53,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   const clusterTarget = registerClusterFeatures(context, () => client, output);
   languageStatus = new LanguageStatus(context.extension.packageJSON, clusterTarget);
-  context.subscriptions.push(languageStatus);
+  context.subscriptions.push(languageStatus, registerWalkthroughCommands());
   registerAccessDiff(context, () => client, output);
 
   await startClient(context, output);

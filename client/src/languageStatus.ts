@@ -148,7 +148,7 @@ export class LanguageStatus implements vscode.Disposable {
  * context, which the walkthrough does not see; and one that turns false again, because the
  * walkthrough only counts a change (opening the walkthrough itself makes it false). A change is all
  * it counts: when the key is already true as the walkthrough is first loaded, it never fires, so
- * the step's Quick Open button completes it too (package.json).
+ * the step's own button completes it too (walkthrough.ts).
  */
 function setAgentFileActive(editor: vscode.TextEditor | undefined): void {
   void vscode.commands.executeCommand('setContext', AGENT_FILE_ACTIVE_CONTEXT, editor !== undefined && vscode.languages.match(AGENT_FILES, editor.document) > 0);

@@ -110,7 +110,7 @@ test('the walkthrough opens from "Welcome: Open Walkthrough..." with its four st
   // Each step's button, as a new user clicks them: open an agent configuration from Quick Open (the
   // first step is expanded)…
   await page.getByRole('button', { name: 'Open Agent Configuration', exact: true }).click();
-  await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="config.yaml .gitlab/agents/production-agent,"]').click();
+  await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^=".gitlab/agents/production-agent/config.yaml"]').click();
   await wb.page.locator('.tab.active[aria-label^="config.yaml"]').waitFor();
   // …back to the walkthrough, and simulate: Simulate finds the agent configuration in its tab.
   await wb.page.locator('.tab', { hasText: 'Walkthrough' }).click();
