@@ -13,7 +13,7 @@ import { listEnvironments } from '../../server/src/cluster/environments';
 import { OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
 import { writeInventory } from '../../server/src/cluster/inventory/store';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
-import { EDITOR_ADVICE } from '../../server/src/cluster/kube/session';
+import { EDITOR_ADVICE } from '../../server/src/cluster/kube/advice';
 import { agentcfg } from '../support/cli';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, kubeConfig, statusCode } from './harness';

@@ -7,7 +7,8 @@ import { test, type TestContext } from 'node:test';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { waitForFluxSync, type FluxWaitOptions } from '../../server/src/cluster/flux/index';
 import { describeOutcome, isFailure, type ClusterOutcome } from '../../server/src/cluster/kube/outcome';
-import { EDITOR_ADVICE, openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
+import { openSession, type ClusterSession } from '../../server/src/cluster/kube/session';
+import { EDITOR_ADVICE } from '../../server/src/cluster/kube/advice';
 import { agentcfgAsync } from '../support/cliAsync';
 import { clusterEnv, installFluxCrds, kubeConfig, uniqueNamespace } from './harness';
 

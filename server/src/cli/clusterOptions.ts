@@ -8,7 +8,8 @@
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { describeOutcome, isFailure, type ClusterFailure, type ClusterOutcome } from '../cluster/kube/outcome';
-import { CLI_ADVICE, openSession, type ClusterSession } from '../cluster/kube/session';
+import { openSession, type ClusterSession } from '../cluster/kube/session';
+import { CLI_ADVICE } from '../cluster/kube/advice';
 import type { ProgressSink } from '../cluster/progress';
 import type { ProgressStep } from '../cluster/progressSteps';
 import type { ParsedArgs } from './args';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeForbidden, parseRefusal } from '../../../server/src/cluster/kube/forbidden';
 import { describeOutcome } from '../../../server/src/cluster/kube/outcome';
-import { CLI_ADVICE, EDITOR_ADVICE } from '../../../server/src/cluster/kube/session';
+import { CLI_ADVICE, EDITOR_ADVICE } from '../../../server/src/cluster/kube/advice';
 import { blockedMessage } from '../../../server/src/lsp/cluster/planViews';
 
 const forbidden = (message: string) => ({ type: 'forbidden' as const, message });

@@ -9,7 +9,7 @@ import { conflictsOf, isNoop, planApply, type ApplyPlan } from '../../cluster/ap
 import { describeForbidden } from '../../cluster/kube/forbidden';
 import { formatRef } from '../../cluster/kube/objectRef';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
-import { CLI_ADVICE } from '../../cluster/kube/session';
+import { CLI_ADVICE } from '../../cluster/kube/advice';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../io';
 import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';

@@ -2,7 +2,7 @@
  * A connection to one cluster through one kubeconfig context. Everything that talks to Kubernetes
  * goes through a {@link ClusterSession}; it never writes the kubeconfig.
  */
-import type { ForbiddenAdvice } from './forbidden';
+import { CLI_ADVICE, type KubeconfigAdvice } from './advice';
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -29,22 +29,7 @@ export interface ContextInfo {
   readonly current: boolean;
 }
 
-/** What a failure to find a kubeconfig or a context, or a 403, tells the user to do, in the words of the face (CLI flags, editor settings). */
-export interface KubeconfigAdvice extends ForbiddenAdvice {
-  readonly noKubeconfig: string;
-  readonly chooseContext: string;
-}
 
-export const CLI_ADVICE: KubeconfigAdvice = {
-  noKubeconfig: 'Pass --kubeconfig or set KUBECONFIG.',
-  chooseContext: 'choose a context (--context)',
-  moreRights: 'use a context with more rights (--context, or --kubeconfig for another kubeconfig)',
-};
-export const EDITOR_ADVICE: KubeconfigAdvice = {
-  noKubeconfig: 'Set gitlabAgentConfig.cluster.kubeconfig to your kubeconfig file (user, workspace or remote settings).',
-  chooseContext: 'select a context (click the cluster context in the status bar)',
-  moreRights: 'select a context with more rights (click the cluster context in the status bar)',
-};
 
 /** Where the kubeconfig is: a path or a list joined with the platform's delimiter, as `KUBECONFIG`. */
 export interface KubeconfigOptions {

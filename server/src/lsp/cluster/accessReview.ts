@@ -4,7 +4,8 @@
  */
 import type { JobIdentity } from '../../engine/access/identity';
 import { describeOutcome } from '../../cluster/kube/outcome';
-import { EDITOR_ADVICE, openSession } from '../../cluster/kube/session';
+import { openSession } from '../../cluster/kube/session';
+import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import { previewAccess, reviewSubject, type AgentServiceAccount, type Capability } from '../../cluster/rbac';
 import type { ClusterTarget } from './protocol';
 

@@ -1,7 +1,7 @@
 import type { Connection } from 'vscode-languageserver';
 import { listEnvironments, type EnvironmentSummary } from '../../cluster/environments';
 import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
-import { EDITOR_ADVICE } from '../../cluster/kube/session';
+import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import { describeStep } from '../../cluster/progressSteps';
 import { listWorkspaces } from '../../cluster/workspace/list';
 import { clusterTarget, operationOptions, record } from './args';

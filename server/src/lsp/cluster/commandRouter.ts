@@ -1,6 +1,6 @@
 import { ExecuteCommandRequest, type CancellationToken, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
-import { EDITOR_ADVICE } from '../../cluster/kube/session';
+import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import type { ClusterCommandId, ClusterCommandResult, ClusterCommandValue } from './protocol';
 import { UNTRUSTED_MESSAGE, type WorkspaceTrust } from './trust';
 

@@ -1,4 +1,5 @@
-import { EDITOR_ADVICE, kubeconfigFiles, listContexts } from '../../cluster/kube/session';
+import { kubeconfigFiles, listContexts } from '../../cluster/kube/session';
+import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import { record, text } from './args';
 import { fromFailure, type ClusterCommandRouter } from './commandRouter';
 import { CLUSTER_COMMANDS, type ContextList } from './protocol';

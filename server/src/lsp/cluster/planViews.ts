@@ -5,7 +5,7 @@ import type { DestroyPlan } from '../../cluster/destroy/plan';
 import { formatRef, type ObjectRef } from '../../cluster/kube/objectRef';
 import { describeForbidden } from '../../cluster/kube/forbidden';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
-import { EDITOR_ADVICE } from '../../cluster/kube/session';
+import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import type { NamespaceContents } from '../../cluster/prune/index';
 import type { ApplyPlanView, DestroyPlanView, PlannedObjectView } from './protocol';
 

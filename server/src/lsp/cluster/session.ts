@@ -1,4 +1,5 @@
-import { EDITOR_ADVICE, openSession, type ClusterSession } from '../../cluster/kube/session';
+import { openSession, type ClusterSession } from '../../cluster/kube/session';
+import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import type { ClusterCommandResult, ClusterTarget } from './protocol';
 import { fromFailure } from './commandRouter';
 
