@@ -16,6 +16,7 @@ import {
   CustomObjectsApi,
   KubeConfig,
   PatchStrategy,
+  RbacAuthorizationV1Api,
   Watch,
   setHeaderOptions,
   type KubernetesObject,
@@ -205,6 +206,34 @@ export async function uniqueNamespace(prefix: string, t?: TestContext): Promise<
   if (t) t.after(cleanup);
   else after(cleanup);
   return name;
+}
+
+/**
+ * A Role in `namespace` that lets every CI job (group `gitlab:ci_job`) get, create and patch
+ * Deployments, bound to that group; the namespace is created when missing. When the test ends the
+ * namespace goes if this made it, else only the Role and its binding.
+ */
+export async function grantCiJobsDeployments(namespace: string, rolePrefix: string, t: TestContext): Promise<void> {
+  const kc = await kubeConfig('admin');
+  const core = kc.makeApiClient(CoreV1Api);
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+  const created = await core.createNamespace({ body: { metadata: { name: namespace } } }).then(
+    () => true,
+    (err: unknown) => {
+      if (statusCode(err) !== 409) throw err;
+      return false;
+    },
+  );
+  const role = `${rolePrefix}-${Date.now().toString(36)}`;
+  await rbac.createNamespacedRole({ namespace, body: { metadata: { name: role }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'create', 'patch'] }] } });
+  await rbac.createNamespacedRoleBinding({ namespace, body: { metadata: { name: role }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'gitlab:ci_job' }] } });
+  t.after(async () => {
+    if (created) await core.deleteNamespace({ name: namespace }).catch(() => undefined);
+    else {
+      await rbac.deleteNamespacedRoleBinding({ namespace, name: role }).catch(() => undefined);
+      await rbac.deleteNamespacedRole({ namespace, name: role }).catch(() => undefined);
+    }
+  });
 }
 
 /** A Flux kind whose CRD installFluxCrds() installs. */

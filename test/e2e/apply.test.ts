@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CoreV1Api, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
-import { clusterEnv, kubeConfig, statusCode, waitUntilDeleted, type ClusterEnv } from '../cluster/harness';
+import { clusterEnv, grantCiJobsDeployments, kubeConfig, statusCode, waitUntilDeleted, type ClusterEnv } from '../cluster/harness';
 import { launchWorkbench, repoRoot, type Workbench } from './harness';
 
 const AGENT_ID = 4242;
@@ -200,26 +200,7 @@ test('the hover on default_namespace says what a job may do there, asked of the 
     await wb?.screenshot('hover-rbac-final-state').catch(() => undefined);
   });
   // The example's storefront entry: ci_job in namespace storefront; a Role there for every CI job.
-  const kc = await kubeConfig('admin');
-  const core = kc.makeApiClient(CoreV1Api);
-  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
-  const created = await core.createNamespace({ body: { metadata: { name: 'storefront' } } }).then(
-    () => true,
-    (err: unknown) => {
-      if (statusCode(err) !== 409) throw err;
-      return false;
-    },
-  );
-  const role = `e2e-deployer-${Date.now().toString(36)}`;
-  await rbac.createNamespacedRole({ namespace: 'storefront', body: { metadata: { name: role }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'create', 'patch'] }] } });
-  await rbac.createNamespacedRoleBinding({ namespace: 'storefront', body: { metadata: { name: role }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'gitlab:ci_job' }] } });
-  t.after(async () => {
-    if (created) await core.deleteNamespace({ name: 'storefront' }).catch(() => undefined);
-    else {
-      await rbac.deleteNamespacedRoleBinding({ namespace: 'storefront', name: role }).catch(() => undefined);
-      await rbac.deleteNamespacedRole({ namespace: 'storefront', name: role }).catch(() => undefined);
-    }
-  });
+  await grantCiJobsDeployments('storefront', 'e2e-deployer', t);
 
   // The built-in scenarios (deploys of acme/shop/storefront among them), in the workspace settings file as a person would.
   mkdirSync(path.join(wb.workspace, '.vscode'), { recursive: true });

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import type { Frame } from 'playwright-core';
-import { clusterEnv, kubeConfig, statusCode } from '../cluster/harness';
+import { clusterEnv, grantCiJobsDeployments } from '../cluster/harness';
 import { e2eOutputDir, launchWorkbench, repoRoot, type Workbench } from './harness';
 
 const CONFIG = '.gitlab/agents/production-agent/config.yaml';
@@ -143,26 +142,7 @@ test('an edit re-renders the view in place: the filter and the scroll position s
 
 test('Check in cluster shows what each authorized identity may do in its namespace', async (t) => {
   // A Role in storefront for every CI job (group gitlab:ci_job): the storefront cells may deploy there.
-  const kc = await kubeConfig('admin');
-  const core = kc.makeApiClient(CoreV1Api);
-  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
-  const created = await core.createNamespace({ body: { metadata: { name: 'storefront' } } }).then(
-    () => true,
-    (err: unknown) => {
-      if (statusCode(err) !== 409) throw err;
-      return false;
-    },
-  );
-  const role = `e2e-matrix-${Date.now().toString(36)}`;
-  await rbac.createNamespacedRole({ namespace: 'storefront', body: { metadata: { name: role }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'create', 'patch'] }] } });
-  await rbac.createNamespacedRoleBinding({ namespace: 'storefront', body: { metadata: { name: role }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'gitlab:ci_job' }] } });
-  t.after(async () => {
-    if (created) await core.deleteNamespace({ name: 'storefront' }).catch(() => undefined);
-    else {
-      await rbac.deleteNamespacedRoleBinding({ namespace: 'storefront', name: role }).catch(() => undefined);
-      await rbac.deleteNamespacedRole({ namespace: 'storefront', name: role }).catch(() => undefined);
-    }
-  });
+  await grantCiJobsDeployments('storefront', 'e2e-matrix', t);
 
   await view.locator('#filter').fill('');
   // The view has caught up with the restored example (the check asks about the cells shown).
