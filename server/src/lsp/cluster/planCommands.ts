@@ -34,7 +34,7 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
       runOperation(connection, call.params, call.token, `Planning ${title}`, async ({ signal, report }) => {
         const plan = await planApply(session, environment, { signal, progress: { report } });
         if (isFailure(plan)) return fromFailure(plan);
-        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(`Applying ${title}`, plan.value.blocked) };
+        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(plan.value.blocked) };
         const warnings = [...environment.rendered.warnings.map((w) => `${source}:${w.range.start.line + 1}:${w.range.start.character + 1}: ${w.message}`)];
         const planId = plans.add({ kind: 'apply', plan: plan.value, target, title });
         return { ok: true, value: applyPlanView(planId, title, plan.value, source, warnings) };
@@ -53,7 +53,7 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
       runOperation(connection, call.params, call.token, `Planning the deletion of ${title}`, async ({ signal, report }) => {
         const plan = await planDestroy(session, { inventory: where, ...(deleteResources ? { deleteResources } : {}) }, { signal, progress: { report } });
         if (isFailure(plan)) return fromFailure(plan);
-        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(`Deleting ${title}`, plan.value.blocked) };
+        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(plan.value.blocked) };
         const planId = plans.add({ kind: 'destroy', plan: plan.value, target, title });
         return { ok: true, value: destroyPlanView(planId, title, plan.value) };
       }),
