@@ -248,8 +248,8 @@ test('a 403 is one message naming the verb, resource and identity, with what to 
   await wb.screenshot('apply-forbidden');
   assert.equal(await errors.count(), 1, 'one message');
   assert.match(message, /agentcfg-restricted/);
-  // The operation named once: the title, then the server's message (it used to repeat "Applying environment …").
-  assert.match(message, /Apply environment: nothing was changed — the cluster refused .*403 Forbidden/);
+  // The operation named once, then the environment (it used to read "Apply environment: Applying environment …").
+  assert.match(message, /Apply environment: review\/e2e-[^:]+ \([^)]+\): nothing was changed — the cluster refused .*403 Forbidden/);
   assert.match(message, /may not|cannot/);
   assert.doesNotMatch(message, /--kubeconfig|--context|Pass /);
 });

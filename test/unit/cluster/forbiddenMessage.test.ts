@@ -21,16 +21,16 @@ test('all 403s of a plan: one sentence with the identity, the verbs and resource
     createNamespace,
   ];
   assert.equal(
-    blockedMessage(blocked),
-    `nothing was changed — the cluster refused "dev" (403 Forbidden): may not get namespaces in namespace shop-review; create namespaces at cluster scope; create rolebindings.rbac.authorization.k8s.io in namespace shop-review. Ask a cluster administrator for these permissions, ${EDITOR_WHAT_TO_DO}`,
+    blockedMessage('Apply review/x', blocked),
+    `Apply review/x: nothing was changed — the cluster refused "dev" (403 Forbidden): may not get namespaces in namespace shop-review; create namespaces at cluster scope; create rolebindings.rbac.authorization.k8s.io in namespace shop-review. Ask a cluster administrator for these permissions, ${EDITOR_WHAT_TO_DO}`,
   );
-  assert.doesNotMatch(blockedMessage(blocked), /--/);
+  assert.doesNotMatch(blockedMessage('Apply review/x', blocked), /--/);
 });
 
 test('a single 403 of a plan reads the same way as several (it used to be "Forbidden on core/v1/…")', () => {
   assert.equal(
-    blockedMessage([createNamespace]),
-    `nothing was changed — the cluster refused "dev" (403 Forbidden): may not create namespaces at cluster scope. Ask a cluster administrator for this permission, ${EDITOR_WHAT_TO_DO}`,
+    blockedMessage('Apply review/x', [createNamespace]),
+    `Apply review/x: nothing was changed — the cluster refused "dev" (403 Forbidden): may not create namespaces at cluster scope. Ask a cluster administrator for this permission, ${EDITOR_WHAT_TO_DO}`,
   );
 });
 
@@ -51,12 +51,12 @@ test('a 403 the authorizer did not word (a webhook, a proxy) keeps its text and 
     `The cluster refused this context (403 Forbidden): apps/v1/Deployment 'web' in namespace 'shop': denied by policy. Ask a cluster administrator for this permission, ${EDITOR_WHAT_TO_DO}`,
   );
   // Mixed with worded ones: both kept, the identity named once.
-  assert.match(blockedMessage([forbidden('denied by policy'), createNamespace]), /^nothing was changed — the cluster refused "dev" \(403 Forbidden\): may not create namespaces at cluster scope; denied by policy\. Ask .* these permissions/);
+  assert.match(blockedMessage('x', [forbidden('denied by policy'), createNamespace]), /^x: nothing was changed — the cluster refused "dev" \(403 Forbidden\): may not create namespaces at cluster scope; denied by policy\. Ask .* these permissions/);
 });
 
 test('mixed failure classes keep the list, each line in the editor\'s words', () => {
-  const message = blockedMessage([createNamespace, { type: 'notFound', message: 'gone' }]);
-  assert.match(message, /^nothing will be changed, 2 problems:\n- The cluster refused "dev" \(403 Forbidden\): may not create namespaces at cluster scope\. .*status bar\)\.\n- the cluster was not found: gone$/);
+  const message = blockedMessage('x', [createNamespace, { type: 'notFound', message: 'gone' }]);
+  assert.match(message, /^x: nothing will be changed, 2 problems:\n- The cluster refused "dev" \(403 Forbidden\): may not create namespaces at cluster scope\. .*status bar\)\.\n- the cluster was not found: gone$/);
 });
 
 test('the authorizer\'s message parsed: user, verb, resource, group, namespace', () => {

@@ -44,13 +44,13 @@ function refused(r: Refusal): string {
 }
 
 /**
- * The failures' 403s as one message. `nothingChanged` says that nothing was changed (true of a
- * blocked plan, not of a failure half-way); the face that shows it names the operation.
+ * The failures' 403s as one message. `what` (the object, e.g. "review/x (gitlab-env-…)") prefixes it, and
+ * `nothingChanged` says that nothing was changed (true of a blocked plan, not of a failure half-way).
  * A message the authorizer did not word (a webhook, a proxy) is kept as it is, with the object.
  */
 export function describeForbidden(
   failures: readonly { readonly ref?: ObjectRef; readonly message: string; readonly consequence?: string }[],
-  options: { readonly nothingChanged?: boolean; readonly advice?: ForbiddenAdvice } = {},
+  options: { readonly what?: string; readonly nothingChanged?: boolean; readonly advice?: ForbiddenAdvice } = {},
 ): string {
   const parsed = failures.map((f) => parseRefusal(f.message));
   const users = [...new Set(parsed.flatMap((p) => (p ? [p.user] : [])))];
@@ -59,7 +59,7 @@ export function describeForbidden(
   const who = users.length ? users.map((u) => `"${u}"`).join(', ') : 'this context';
   const consequences = [...new Set(failures.flatMap((f) => (f.consequence ? [f.consequence] : [])))];
   const reasons = [...(what.length ? [`may not ${what.join('; ')}`] : []), ...unworded].join('; ') + consequences.map((c) => `, ${c}`).join('');
-  const head = options.nothingChanged ? 'nothing was changed — ' : '';
+  const head = `${options.what ? `${options.what}: ` : ''}${options.nothingChanged ? 'nothing was changed — ' : ''}`;
   const many = what.length + unworded.length > 1;
   const advice = (options.advice ?? NEUTRAL_FORBIDDEN_ADVICE).moreRights;
   const sentence = `the cluster refused ${who} (403 Forbidden): ${reasons}. Ask a cluster administrator for ${many ? 'these permissions' : 'this permission'}, or ${advice}.`;

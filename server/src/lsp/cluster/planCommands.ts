@@ -29,12 +29,13 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
     const prepared = await prepareForScenario(documents, text(args, 'templateUri', { optional: true }), scenario, options.agentNamespace);
     if ('ok' in prepared) return prepared;
     const { environment, source } = prepared;
-    const title = `environment ${environment.data.environment.name} (${environment.inventory.name})`;
+    const subject = `${environment.data.environment.name} (${environment.inventory.name})`;
+    const title = `environment ${subject}`;
     return withSession<ApplyPlanView>(target, (session) =>
       runOperation(connection, call.params, call.token, `Planning ${title}`, async ({ signal, report }) => {
         const plan = await planApply(session, environment, { signal, progress: { report } });
         if (isFailure(plan)) return fromFailure(plan);
-        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(plan.value.blocked) };
+        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(subject, plan.value.blocked) };
         const warnings = [...environment.rendered.warnings.map((w) => `${source}:${w.range.start.line + 1}:${w.range.start.character + 1}: ${w.message}`)];
         const planId = plans.add({ kind: 'apply', plan: plan.value, target, title });
         return { ok: true, value: applyPlanView(planId, title, plan.value, source, warnings) };
@@ -48,12 +49,13 @@ export function registerPlanCommands(router: ClusterCommandRouter, connection: C
     const inventory = record(args.inventory, '"inventory"');
     const where = { namespace: text(inventory, 'namespace'), name: text(inventory, 'name') };
     const deleteResources = text(args, 'deleteResources', { optional: true });
-    const title = `environment inventory ${where.namespace}/${where.name}`;
+    const subject = `inventory ${where.namespace}/${where.name}`;
+    const title = `environment ${subject}`;
     return withSession<DestroyPlanView>(target, (session) =>
       runOperation(connection, call.params, call.token, `Planning the deletion of ${title}`, async ({ signal, report }) => {
         const plan = await planDestroy(session, { inventory: where, ...(deleteResources ? { deleteResources } : {}) }, { signal, progress: { report } });
         if (isFailure(plan)) return fromFailure(plan);
-        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(plan.value.blocked) };
+        if (plan.value.blocked.length > 0) return { ok: false, kind: blockedKind(plan.value.blocked), message: blockedMessage(subject, plan.value.blocked) };
         const planId = plans.add({ kind: 'destroy', plan: plan.value, target, title });
         return { ok: true, value: destroyPlanView(planId, title, plan.value) };
       }),

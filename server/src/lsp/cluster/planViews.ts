@@ -30,13 +30,13 @@ export function blockedKind(blocked: readonly ClusterFailure[]): ClusterFailure[
 /**
  * A blocked plan's problems as one message (nothing will be changed). 403s, one or many, are one
  * sentence naming who was refused and each verb × resource × namespace once (kube/forbidden.ts).
- * The message does not name the operation: the client shows it after its own title ("Apply
- * environment: nothing was changed — …"), which a prefix here would only repeat.
+ * `subject` names the object ("review/x (gitlab-env-…)"), not the operation: the client shows the
+ * message after its own title ("Apply environment: review/x (…): nothing was changed — …").
  */
-export function blockedMessage(blocked: readonly ClusterFailure[]): string {
-  if (blocked.length && blocked.every((b) => b.type === 'forbidden')) return describeForbidden(blocked, { nothingChanged: true, advice: EDITOR_ADVICE });
+export function blockedMessage(subject: string, blocked: readonly ClusterFailure[]): string {
+  if (blocked.length && blocked.every((b) => b.type === 'forbidden')) return describeForbidden(blocked, { what: subject, nothingChanged: true, advice: EDITOR_ADVICE });
   if (blocked.length === 1) return describeOutcome(blocked[0], EDITOR_ADVICE);
-  return `nothing will be changed, ${blocked.length} problems:\n${blocked.map((b) => `- ${describeOutcome(b, EDITOR_ADVICE)}`).join('\n')}`;
+  return `${subject}: nothing will be changed, ${blocked.length} problems:\n${blocked.map((b) => `- ${describeOutcome(b, EDITOR_ADVICE)}`).join('\n')}`;
 }
 
 /** The apply plan as the client shows it: per object live/proposed YAML, the whole diff, conflicts. */
