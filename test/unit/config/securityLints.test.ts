@@ -25,6 +25,13 @@ describe('security lints, one table per code', () => {
     ['a pattern that matches production', project('      environments: ["prod*"]\n'), ['4 security.unprotectedProduction']],
     ['production with protected_branches_only', project('      protected_branches_only: true\n      environments: [production]\n'), []],
     ['review apps only', project('      environments: ["review/*"]\n'), []],
+    // Names GitLab's tier guess (Environment#guess_tier) files under production, literal or in a pattern.
+    ...['prd', 'eu-production', 'production-eu', 'Production', 'live-1', 'production/*', '*-prd'].map(
+      (name) => [`"${name}": production by GitLab's tier guess`, project(`      environments: ["${name}"]\n`), ['4 security.unprotectedProduction']] as const,
+    ),
+    // Tiers GitLab guesses before production win: not production.
+    ['"pre-production" is staging by GitLab\'s tier guess', project('      environments: [pre-production]\n'), []],
+    ['"review/production-fix" is development by GitLab\'s tier guess', project('      environments: [review/production-fix]\n'), []],
     // security.agentIdentityShared (groups and instance, explicit or by default)
     ['a group acting as the agent (default)', group('      environments: [staging]\n'), ['3 security.agentIdentityShared']],
     ['a group with access_as: agent', group('      environments: [staging]\n      access_as:\n        agent: {}\n'), ['3 security.agentIdentityShared']],

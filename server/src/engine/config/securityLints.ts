@@ -2,6 +2,7 @@ import type { Node } from 'yaml';
 import { matchEnvironment } from '../access/environmentMatcher';
 import type { AccessEntry, CiAccessModel, DataPath } from '../access/model';
 import type { EngineDiagnostic, Range } from '../diagnostics';
+import { guessEnvironmentTier } from '../vars/environment-tier';
 import { atLeast, type GitlabVersion } from './gitlabVersions';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
 
@@ -25,8 +26,19 @@ export function isSecurityLintCode(value: unknown): value is SecurityLintCode {
   return typeof value === 'string' && Object.hasOwn(SECURITY_LINTS, value);
 }
 
-/** Environment names that count as production: GitLab guesses the tier `production` for names like these. */
+/** Names a wildcard pattern is tried against: GitLab guesses the tier `production` for each. */
 const PRODUCTION_PROBES = ['production', 'prod', 'live'];
+
+/**
+ * Whether an `environments` pattern reaches a production environment: its own text is a name
+ * GitLab's tier guess files under production (`prd`, `eu-production`, `Live-1`, `production/*`;
+ * `Environment#guess_tier`, unanchored and case-insensitive), or it matches one of the probes
+ * (`prod*`, `*`). A job can also set `deployment_tier: production` on any name, which the file
+ * cannot show.
+ */
+function reachesProduction(pattern: string): boolean {
+  return guessEnvironmentTier(pattern) === 'production' || PRODUCTION_PROBES.some((name) => matchEnvironment(pattern, name).matches);
+}
 
 /**
  * Kubernetes groups whose members hold cluster-wide rights in a default cluster:
@@ -75,7 +87,7 @@ function lintEntry(entry: AccessEntry, version: GitlabVersion, environmentsWritt
   const headPart = entry.kind === 'instance' ? 'key' : 'value';
   const broad = entry.kind !== 'project';
 
-  const productionPattern = entry.environments.findIndex((pattern) => PRODUCTION_PROBES.some((name) => matchEnvironment(pattern, name).matches));
+  const productionPattern = entry.environments.findIndex(reachesProduction);
   if (productionPattern >= 0 && !entry.protectedBranchesOnly) {
     const fix = atLeast(version, '17.3') ? 'Set protected_branches_only: true.' : 'GitLab 17.3 adds protected_branches_only; until then keep production out of this entry.';
     report('security.unprotectedProduction', [...entry.path, 'environments', productionPattern], 'value', `The ${where} lets any branch's job deploy to "${entry.environments[productionPattern]}". ${fix}`);
