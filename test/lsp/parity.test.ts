@@ -188,6 +188,7 @@ for (const set of SETTINGS_SETS) {
         const published = await client.edit(uri, { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, '');
         client.close(uri);
         const cli = await agentcfgAsync('validate', '--format', 'json', '--settings', settingsFile, fileOf(item));
+        assert.ok(cli.code === 0 || cli.code === 1, `exit ${cli.code}: ${cli.stderr}`);
         const fromCli = (JSON.parse(cli.stdout) as Parameters<typeof comparable>[0][]).map(comparable);
         assert.deepEqual(fromCli, published.diagnostics.map((d) => comparable({ ...d, severity: SEVERITY[d.severity ?? 1] })), `${item.agent}`);
       }
