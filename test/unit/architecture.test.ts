@@ -15,18 +15,35 @@ function sources(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-/** Every module specifier a file imports or re-exports. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+/**
+ * Every module specifier a file imports, re-exports, loads for its side effects (`import 'x'`), or
+ * loads at run time (`import('x')`, `require('x')`): each is a way for a layer to reach another.
+ */
+const IMPORT_FORMS = [/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm, /^\s*import\s+['"]([^'"]+)['"]/gm, /\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g];
+function importsOf(text: string): string[] {
+  return IMPORT_FORMS.flatMap((form) => [...text.matchAll(form)].map((m) => m[1]));
 }
+const importsOfFile = (file: string) => importsOf(readFileSync(path.join(root, file), 'utf8'));
+
+test('importsOf sees every form of import', () => {
+  const text = [
+    "import { a } from './a';",
+    "import type {\n  B,\n} from '../b';",
+    "export * from './c';",
+    "import './d';",
+    "const e = await import('./e');",
+    "const f = require('node:fs');",
+    "// a comment about imports, then code: x.importance('no')",
+  ].join('\n');
+  assert.deepEqual(importsOf(text).sort(), ['../b', './a', './c', './d', './e', 'node:fs']);
+});
 
 test('the client imports only vscode libraries, node built-ins, its own modules and the protocol', () => {
   const allowedPackages = /^(vscode|vscode-languageclient(\/.*)?|node:.*)$/;
   const protocol = new Set(['server/src/protocol.ts', 'server/src/lsp/cluster/protocol.ts']);
   const offending: string[] = [];
   for (const file of sources('client/src')) {
-    for (const spec of importsOf(file)) {
+    for (const spec of importsOfFile(file)) {
       if (allowedPackages.test(spec)) continue;
       const target = path.relative(root, path.resolve(root, path.dirname(file), spec)).replaceAll(path.sep, '/');
       if (target.startsWith('client/src/') || protocol.has(`${target}.ts`)) continue;
@@ -38,7 +55,7 @@ test('the client imports only vscode libraries, node built-ins, its own modules 
 
 test('the protocol modules import nothing (so the client cannot reach the engine through them)', () => {
   for (const file of ['server/src/protocol.ts', 'server/src/lsp/cluster/protocol.ts']) {
-    assert.deepEqual(importsOf(file).filter((spec) => !spec.startsWith('./lsp/cluster/protocol')), [], file);
+    assert.deepEqual(importsOfFile(file).filter((spec) => !spec.startsWith('./lsp/cluster/protocol')), [], file);
   }
 });
 
@@ -48,7 +65,7 @@ test('the engine imports only itself and its parsing libraries: no editor, CLI, 
   const allowedPackages = new Set(['yaml', 'ajv', 're2js', 'node:crypto']);
   const offending: string[] = [];
   for (const file of sources('server/src/engine')) {
-    for (const spec of importsOf(file)) {
+    for (const spec of importsOfFile(file)) {
       if (allowedPackages.has(spec)) continue;
       const target = path.relative(root, path.resolve(root, path.dirname(file), spec)).replaceAll(path.sep, '/');
       if (spec.startsWith('.') && (target.startsWith('server/src/engine/') || /^schemas\/[\w-]+\.schema\.json$/.test(target))) continue;
