@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { readCiAccess } from '../../../server/src/engine/access/model';
+import { simulateAccess } from '../../../server/src/engine/access/simulate';
 import { completeAgentConfig } from '../../../server/src/engine/completion';
 import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, VERSIONED_KEYS } from '../../../server/src/engine/config/gitlabVersions';
 import { schemaAtPath } from '../../../server/src/engine/config/schemaLookup';
@@ -226,5 +228,36 @@ describe('hover of a deprecated key', () => {
     const text = String(schemaAtPath(['gitops'], agentConfigSchemaFor('17.11'))?.markdownDescription);
     assert.match(text, /^`gitops` is deprecated: GitLab 17\.11 still parses it/);
     assert.match(text, /Legacy pull-based deployment/);
+  });
+});
+
+// A key the chosen release does not have is unknown to it (schema.notInVersion says GitLab rejects
+// the file); the simulation reads the entries as that release would, without the key, and says so.
+describe('the simulation follows the version', () => {
+  const agent = { configProjectPath: 'acme/infra', name: 'prod' };
+  const simulate = (text: string, gitlabVersion: string, job: Record<string, unknown> = {}) =>
+    simulateAccess(readCiAccess(parseYaml(text).value), agent, { projectPath: 'acme/app', ref: 'feature', defaultBranch: 'main', ...job }, { target: 'gitlab', gitlabVersion });
+
+  test('ci_access.instance counts from 17.11; before, the denial names the release that added it', () => {
+    const text = 'ci_access:\n  instance: {}\n';
+    const before = simulate(text, '17.10', { projectPath: 'other/app' });
+    assert.deepEqual([before.authorized, before.via], [false, null]);
+    assert.match(before.denial!, /ci_access\.instance is not in GitLab 17\.10 \(added in 17\.11\)/);
+    assert.deepEqual([simulate(text, '17.11', { projectPath: 'other/app' }).authorized, simulate(text, '17.11', { projectPath: 'other/app' }).via], [true, 'instance']);
+  });
+
+  test('protected_branches_only applies from 17.3; before, it is not applied and the explanation says why', () => {
+    const text = entry('      protected_branches_only: true\n');
+    const before = simulate(text, '17.2');
+    assert.equal(before.authorized, true);
+    assert.ok(before.explanation.some((line) => /protected_branches_only is not in GitLab 17\.2 \(added in 17\.3\): not applied/.test(line)), before.explanation.join('\n'));
+    const from = simulate(text, '17.3');
+    assert.deepEqual([from.authorized, from.denial], [false, 'protected_branches_only is true and the ref is not protected']);
+  });
+
+  test('resource_management takes effect from 17.9', () => {
+    const text = entry('      access_as:\n        ci_job: {}\n      resource_management:\n        enabled: true\n');
+    assert.equal(simulate(text, '17.8').resource_management, false);
+    assert.equal(simulate(text, '17.9').resource_management, true);
   });
 });

@@ -1,4 +1,4 @@
-import { authorizedEntityLimit, hasBehaviour, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
+import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { matchEnvironment } from './environmentMatcher';
 import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel } from './model';
 import { ancestorGroups, topLevelNamespace } from './projectPath';
@@ -104,7 +104,12 @@ function candidatesWithSkips(model: CiAccessModel, agent: AgentRef, job: JobRef,
       if (counted(entry)) candidates.push({ via: 'group', entry });
     } else beyondLimit('group', group);
   }
-  if (read.instance) candidates.push({ via: 'instance', entry: read.instance });
+  if (read.instance) {
+    // Before the release that added it, `instance` is an unknown key: that GitLab reads no such entry (and rejects the file).
+    const added = options.anyEntry ? null : keyAddedAfter(ciEntryPath('instance'), version);
+    if (added) skipped.push(`ci_access.instance is not in GitLab ${version} (added in ${added}): GitLab ${version} rejects the file`);
+    else candidates.push({ via: 'instance', entry: read.instance });
+  }
   return { candidates, skipped };
 }
 
@@ -147,7 +152,12 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
     steps.push(`environment "${job.environment}" matches "${matched}"`);
   }
 
-  if (entry.protectedBranchesOnly) {
+  const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
+  const protectedOnlyAdded = entry.protectedBranchesOnly ? keyAddedAfter(ciEntryPath(entry.kind, 'protected_branches_only'), version) : null;
+  if (protectedOnlyAdded) {
+    // An unknown key to that release, which rejects the file (schema.notInVersion): the entry is read without it.
+    steps.push(`protected_branches_only is not in GitLab ${version} (added in ${protectedOnlyAdded}): not applied`);
+  } else if (entry.protectedBranchesOnly) {
     if (!job.protectedRef) return { authorized: false, candidate: winner, reason: 'protected_branches_only is true and the ref is not protected', steps, problems };
     steps.push('the ref is protected');
   }

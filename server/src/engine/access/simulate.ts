@@ -1,5 +1,5 @@
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import { expressionDialect, type GitlabVersion } from '../config/gitlabVersions';
+import { ciEntryPath, expressionDialect, keyAddedAfter, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../config/gitlabVersions';
 import { checkNamespace, type OverlongNamespacePolicy } from '../vars/namespace';
 import { allVariableValues, refIsProtected, scenarioVariables, type Scenario } from '../vars/scenario';
 import { decideAsGitLab, type AgentRef, type Via } from './authorize';
@@ -153,7 +153,8 @@ export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: 
     access_as: identity.mode,
     identity,
     context: kubeContextName(agent),
-    resource_management: entry?.resourceManagement ?? false,
+    // Before the release that added `resource_management`, the key is unknown: no managed resources.
+    resource_management: (entry?.resourceManagement ?? false) && !keyAddedAfter(ciEntryPath(entry!.kind, 'resource_management'), options.gitlabVersion ?? NEWEST_GITLAB_VERSION),
     problems,
     denial: null,
     explanation,

@@ -164,6 +164,21 @@ export function expressionDialect(version: GitlabVersion = NEWEST_GITLAB_VERSION
   return { unaryNot: hasBehaviour('unaryNot', version) };
 }
 
+/**
+ * The release that added the key at schema path `path` (spelled as in `VERSIONED_KEYS`), when
+ * `version` predates it and so does not parse the key; null when `version` has it.
+ */
+export function keyAddedAfter(path: string, version: GitlabVersion): GitlabVersion | null {
+  const added = VERSIONED_KEYS.find((key) => key.paths.includes(path))?.added;
+  return added && !atLeast(version, added) ? added : null;
+}
+
+/** The schema path of a `ci_access` entry of `kind`, or of one of its keys: `ci_access.projects[].protected_branches_only`. */
+export function ciEntryPath(kind: 'project' | 'group' | 'instance', key?: string): string {
+  const entry = kind === 'instance' ? 'ci_access.instance' : `ci_access.${kind}s[]`;
+  return key ? `${entry}.${key}` : entry;
+}
+
 /** How a versioned key stands in one version. */
 export type KeyStatus =
   | { readonly kind: 'current' }

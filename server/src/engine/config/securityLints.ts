@@ -3,7 +3,7 @@ import { matchEnvironment } from '../access/environmentMatcher';
 import type { AccessEntry, CiAccessModel, DataPath } from '../access/model';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { guessEnvironmentTier } from '../vars/environment-tier';
-import { atLeast, type GitlabVersion } from './gitlabVersions';
+import { ciEntryPath, keyAddedAfter, type GitlabVersion } from './gitlabVersions';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
 
 /**
@@ -89,7 +89,8 @@ function lintEntry(entry: AccessEntry, version: GitlabVersion, environmentsWritt
 
   const productionPattern = entry.environments.findIndex(reachesProduction);
   if (productionPattern >= 0 && !entry.protectedBranchesOnly) {
-    const fix = atLeast(version, '17.3') ? 'Set protected_branches_only: true.' : 'GitLab 17.3 adds protected_branches_only; until then keep production out of this entry.';
+    const added = keyAddedAfter(ciEntryPath(entry.kind, 'protected_branches_only'), version);
+    const fix = added ? `GitLab ${added} adds protected_branches_only; until then keep production out of this entry.` : 'Set protected_branches_only: true.';
     report('security.unprotectedProduction', [...entry.path, 'environments', productionPattern], 'value', `The ${where} lets any branch's job deploy to "${entry.environments[productionPattern]}". ${fix}`);
   }
 
