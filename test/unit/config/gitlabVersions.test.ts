@@ -243,7 +243,10 @@ describe('the simulation follows the version', () => {
     const before = simulate(text, '17.10', { projectPath: 'other/app' });
     assert.deepEqual([before.authorized, before.via], [false, null]);
     assert.match(before.denial!, /ci_access\.instance is not in GitLab 17\.10 \(added in 17\.11\)/);
-    assert.deepEqual([simulate(text, '17.11', { projectPath: 'other/app' }).authorized, simulate(text, '17.11', { projectPath: 'other/app' }).via], [true, 'instance']);
+    const from = simulate(text, '17.11', { projectPath: 'other/app' });
+    assert.deepEqual([from.authorized, from.via], [true, 'instance']);
+    // GitLab stores it only with the administrator's setting (gitlab-org/gitlab#570346, MR !184259): the explanation says it is assumed.
+    assert.ok(from.explanation.some((line) => /counts only where an administrator enables instance-level authorization .*: taken as on here/.test(line)), from.explanation.join('\n'));
   });
 
   test('protected_branches_only applies from 17.3; before, it is not applied and the explanation says why', () => {

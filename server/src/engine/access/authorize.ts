@@ -42,6 +42,9 @@ const IMPLICIT: AccessEntry = {
   resourceManagement: false,
 };
 
+/** The administrator's setting that instance-wide and cross-top-level authorizations need. */
+const INSTANCE_SETTING = 'an administrator enables instance-level authorization (application setting organization_cluster_agent_authorization_enabled; self-managed only, not GitLab.com)';
+
 /** What decides which entries GitLab counts, besides the file. */
 export interface AuthorizationOptions {
   /** The administrator enabled instance-level authorization (`organization_cluster_agent_authorization_enabled`). */
@@ -130,6 +133,9 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   }
   const [winner, ...shadowed] = candidates;
   steps.push(`${describeCandidate(winner)} is the closest authorization`);
+  // Rails stores the instance authorization only with the administrator's setting (docs/gitlab-behaviour.md#ci_access-entries);
+  // the file relies on it, so it is taken as on, and said.
+  if (winner.via === 'instance') steps.push(`it counts only where ${INSTANCE_SETTING}: taken as on here`);
   if (shadowed.length) steps.push(`it shadows ${shadowed.map(describeCandidate).join(', ')} (first per agent wins)`);
   const entry = winner.entry ?? IMPLICIT;
 
