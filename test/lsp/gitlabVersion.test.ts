@@ -1,5 +1,5 @@
 // docs/gitlab-behaviour.md#gitlab-versions: the editor reads gitlabAgentConfig.gitlabVersion over
-// workspace/configuration — diagnostics, hover and completion follow the release chosen.
+// workspace/configuration — diagnostics, hover, completion and quick fixes follow the release chosen.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CompletionItem, CompletionList, Hover, MarkupContent } from 'vscode-languageserver-protocol';
@@ -32,6 +32,15 @@ for (const [version, expectedCodes, hoverText, offersKey] of [
       const labels = (Array.isArray(completion) ? completion : (completion?.items ?? [])).map((item) => item.label);
       assert.ok(labels.includes('environments'), labels.join());
       assert.equal(labels.includes('protected_branches_only'), offersKey);
+    });
+
+    test('the did-you-mean fix of a misspelt key offers protected_branches_only only where the release has it', async () => {
+      const uri = agentConfigUri(`version-fix-${version.replace('.', '-')}`);
+      const { diagnostics } = await client.open(uri, 'ci_access:\n  projects:\n    - id: acme/app\n      protected_branch_only: true\n');
+      const unknown = diagnostics.find((d) => d.code === 'schema.unknownKey');
+      assert.ok(unknown, JSON.stringify(diagnostics));
+      const titles = (await client.codeActions(uri, unknown)).map((action) => action.title);
+      assert.deepEqual(titles, offersKey ? ['Change to "protected_branches_only"'] : []);
     });
   });
 }
