@@ -76,15 +76,20 @@ export interface JobAccess {
  * for the job's environment and ref) and whether a managed environment is prepared before it starts
  * (docs/gitlab-behaviour.md#environments-and-contexts-of-a-job).
  */
-export function accessMap(input: AccessMapInput): JobAccess[] {
+export function accessMap(input: AccessMapInput, kept?: KeptRows): JobAccess[] {
   const out: JobAccess[] = [];
-  for (const situation of input.scenarios) {
+  for (const [s, situation] of input.scenarios.entries()) {
     const base = pipelineScenario(input, situation);
     // What rules:if reads: the situation's predefined and user variables (the pipeline's own
     // `variables:` and rule variables are added by the decision, as GitLab scopes them).
     const evaluation = evaluatePipeline(input.pipeline, rulesIfVariables(scenarioVariables(base)));
     const outcomes = input.agents.map((agent) => outcomeFor(agent, base, input));
     for (const job of input.pipeline.jobs) {
+      const row = kept?.(job);
+      if (row) {
+        out.push(row[s]);
+        continue;
+      }
       const decision = evaluation.job(job);
       const environment = mappedEnvironment(evaluation, job);
       const contexts = decision.runs === false ? [] : input.agents.map((agent, i) => contextAccess(agent, job, environment, outcomes[i](job, environment)));
@@ -92,6 +97,19 @@ export function accessMap(input: AccessMapInput): JobAccess[] {
       out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, usedContexts, location: job.location });
     }
   }
+  return out;
+}
+
+/**
+ * A job's rows from an earlier map, one per situation in order, when the caller knows they are still
+ * right (same job, pipeline-wide keywords, situations, agents and options); undefined to map it.
+ */
+export type KeptRows = (job: PipelineJob) => readonly JobAccess[] | undefined;
+
+/** The map's rows by job, one per situation in order (the map lists every job in each situation in turn). */
+export function rowsByJob(jobs: readonly PipelineJob[], map: readonly JobAccess[]): Map<PipelineJob, JobAccess[]> {
+  const out = new Map<PipelineJob, JobAccess[]>(jobs.map((job) => [job, []]));
+  for (const [i, row] of map.entries()) out.get(jobs[i % jobs.length])!.push(row);
   return out;
 }
 

@@ -61,6 +61,12 @@ export function applyExtends(root: YMap, problems: TreeProblem[]): YMap {
   return { kind: 'map', entries, loc: root.loc };
 }
 
+/** The parents an entry's value names in `extends`, as written; none when it has no valid `extends`. */
+export function extendsParents(value: YNode | undefined): readonly string[] {
+  const ext = value?.kind === 'map' ? value.entries.get('extends') : undefined;
+  return (ext && extendsNames(ext.value)) ?? [];
+}
+
 function extendsNames(node: YNode): string[] | null {
   if (node.kind === 'scalar' && node.value !== null) return [node.text];
   if (node.kind === 'seq' && node.items.every((i) => i.kind === 'scalar' && i.value !== null)) return node.items.map((i) => (i.kind === 'scalar' ? i.text : ''));

@@ -10,7 +10,7 @@
  */
 import type { PipelineFileReader } from './model';
 import { mergeMaps } from './merge';
-import { readTree, type Loc, type TreeProblem, type YMap, type YNode } from './tree';
+import { readTree, type Loc, type TopLevelBlock, type TreeProblem, type YMap, type YNode } from './tree';
 
 /** GitLab's default limit of includes per pipeline, nested ones included (https://docs.gitlab.com/ci/yaml/#include). */
 export const MAX_INCLUDES = 150;
@@ -23,6 +23,8 @@ export interface LoadedConfig {
   readonly texts: Map<string, string>;
   /** Some include could not be read here: a missing `extends` parent or `!reference` target may be in it. */
   readonly incomplete: boolean;
+  /** The including file's top-level entries, when it was read entry by entry. */
+  readonly blocks?: readonly TopLevelBlock[];
 }
 
 const EMPTY = (file: string): YMap => ({ kind: 'map', entries: new Map(), loc: { file, start: 0, end: 0 } });
@@ -32,7 +34,7 @@ export function loadConfig(text: string, file: string, read: PipelineFileReader)
   const state: LoadState = { read, problems: [], texts: new Map([[file, text]]), includes: 0, limitReported: false };
   const root = loadFile(text, file, state, [file]);
   const incomplete = state.problems.some((p) => p.code === 'pipeline.includeNotResolved' || p.code === 'pipeline.includeMissing');
-  return { root: root ?? EMPTY(file), problems: state.problems, texts: state.texts, incomplete };
+  return { root: root ?? EMPTY(file), problems: state.problems, texts: state.texts, incomplete, ...(state.blocks ? { blocks: state.blocks } : {}) };
 }
 
 interface LoadState {
@@ -41,10 +43,13 @@ interface LoadState {
   readonly texts: Map<string, string>;
   includes: number;
   limitReported: boolean;
+  /** The first file's entries (the including file is read first). */
+  blocks?: readonly TopLevelBlock[];
 }
 
 function loadFile(text: string, file: string, state: LoadState, chain: readonly string[]): YMap | null {
   const tree = readTree(text, file);
+  if (chain.length === 1) state.blocks = tree.blocks;
   state.problems.push(...tree.problems);
   if (!tree.root) return null;
   if (tree.root.kind !== 'map') {

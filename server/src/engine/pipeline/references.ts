@@ -6,16 +6,22 @@
  * lists (`script`, `rules`, …) flatten (https://docs.gitlab.com/ci/yaml/yaml_optimization/#reference-tags:
  * nesting up to 10 levels).
  */
-import type { TreeProblem, YMap, YNode, YRef } from './tree';
+import type { TreeProblem, YEntry, YMap, YNode, YRef } from './tree';
 
 /** How many `!reference` tags deep a value may be built (https://docs.gitlab.com/ci/yaml/yaml_optimization/#reference-tags). */
 export const MAX_REFERENCE_NESTING = 10;
 
-/** Resolves references lazily, each node once; problems are appended to `problems`. */
+/**
+ * Resolves references lazily, each node once; problems are appended to `problems`. It also notes which
+ * top-level keys each resolved value's references read, so a reader can tell what a job depends on.
+ */
 export class ReferenceResolver {
   private readonly done = new Map<YNode, YNode>();
   private readonly inProgress = new Set<YRef>();
   private depth = 0;
+  /** The top-level keys references read, in the order read; a node's share is the span its resolution added. */
+  private readonly consulted: string[] = [];
+  private readonly consultedOf = new Map<YNode, readonly string[]>();
 
   constructor(
     private readonly root: YMap,
@@ -25,7 +31,12 @@ export class ReferenceResolver {
   /** `node` with every `!reference` in it replaced by what it names (null where it cannot be resolved). */
   resolve(node: YNode): YNode {
     const known = this.done.get(node);
-    if (known) return known;
+    if (known) {
+      const keys = this.consultedOf.get(node);
+      if (keys) for (const key of keys) this.consulted.push(key);
+      return known;
+    }
+    const mark = this.consulted.length;
     let out: YNode;
     switch (node.kind) {
       case 'scalar':
@@ -40,21 +51,24 @@ export class ReferenceResolver {
         break;
       }
       case 'map': {
-        let changed = false;
-        const entries = new Map(node.entries);
+        // Copied only once a value changes: most mappings hold no reference.
+        let entries: Map<string, YEntry> | null = null;
         for (const [key, entry] of node.entries) {
           const value = this.resolve(entry.value);
-          if (value !== entry.value) {
-            changed = true;
-            entries.set(key, { ...entry, value });
-          }
+          if (value !== entry.value) (entries ??= new Map(node.entries)).set(key, { ...entry, value });
         }
-        out = changed ? { kind: 'map', entries, loc: node.loc } : node;
+        out = entries ? { kind: 'map', entries, loc: node.loc } : node;
         break;
       }
     }
+    if (this.consulted.length > mark) this.consultedOf.set(node, this.consulted.slice(mark));
     this.done.set(node, out);
     return out;
+  }
+
+  /** The top-level keys the references in `node` (resolved before) read, nested ones included; repeats possible. */
+  consultedBy(node: YNode): readonly string[] {
+    return this.consultedOf.get(node) ?? [];
   }
 
   private resolveRef(ref: YRef): YNode {
@@ -64,6 +78,7 @@ export class ReferenceResolver {
       this.problem(ref, 'pipeline.referenceInvalid', '!reference must be a non-empty list of keys, e.g. !reference [.setup, script].');
       return missing;
     }
+    this.consulted.push(ref.path[0]);
     if (this.inProgress.has(ref)) {
       this.problem(ref, 'pipeline.referenceLoop', `!reference ${shown} is part of a circular chain: GitLab rejects the pipeline.`);
       return missing;

@@ -71,6 +71,22 @@ export interface ReadTree {
   /** The first document's root; null when the text is empty or unreadable. */
   readonly root: YNode | null;
   readonly problems: TreeProblem[];
+  /** The top-level entries, when the file was read entry by entry (absent for the whole-document path). */
+  readonly blocks?: readonly TopLevelBlock[];
+}
+
+/**
+ * One top-level entry as read entry by entry. Its parse is shared by every text that holds the same
+ * entry, so `parse` identifies the entry's text across versions of a file; `aliased` are the entries
+ * whose anchors its aliases reach (through their own aliases too), whose text its value depends on.
+ */
+export interface TopLevelBlock {
+  readonly key: string;
+  /** Offset of the entry's first character (column 0 of its first line). */
+  readonly start: number;
+  readonly parse: object;
+  /** Indexes of earlier entries in the file's list of blocks. */
+  readonly aliased: readonly number[];
 }
 
 export const REFERENCE_TAG = '!reference';
@@ -203,13 +219,18 @@ function readBlocks(text: string, file: string, blocks: readonly Block[]): ReadT
   }
   const converter = new Converter(text, file);
   const entries = new Map<string, YEntry>();
+  const read: TopLevelBlock[] = [];
   for (const [i, doc] of docs.entries()) {
     converter.offset = blocks[i].start;
+    converter.block = i;
     const pair = (doc.contents as { items: Pair<Node, Node | null>[] }).items[0];
-    for (const [key, entry] of converter.entries([pair])) entries.set(key, entry);
+    for (const [key, entry] of converter.entries([pair])) {
+      entries.set(key, entry);
+      read.push({ key, start: blocks[i].start, parse: doc, aliased: converter.aliasedBy(i) });
+    }
   }
   if (converter.problems.length > 0 || converter.tooDeepAt !== null) return null;
-  return { root: { kind: 'map', entries, loc: { file, start: blocks[0].start, end: text.length } }, problems: [] };
+  return { root: { kind: 'map', entries, loc: { file, start: blocks[0].start, end: text.length } }, problems: [], blocks: read };
 }
 
 function firstLine(message: string): string {
@@ -232,6 +253,12 @@ class Converter {
   tooDeepAt: number | null = null;
   /** Added to node offsets: where the text being converted starts in the file. */
   offset = 0;
+  /** The top-level entry being converted, when the file is read entry by entry. */
+  block = 0;
+  /** The entry each anchor name was last defined in. */
+  private readonly anchorBlocks = new Map<string, number>();
+  /** Per entry, the other entries its aliases reach; absent for an entry without aliases out of it. */
+  private readonly aliased = new Map<number, Set<number>>();
   readonly problems: TreeProblem[] = [];
 
   constructor(
@@ -262,12 +289,16 @@ class Converter {
         this.tooDeepAt ??= this.offset + (node.range?.[0] ?? 0);
         return this.nullAt(node);
       }
+      this.noteAlias(this.anchorBlocks.get(node.source)!);
       return this.convert(target);
     }
     const known = this.done.get(node);
     if (known) return known;
     const anchor = (node as { anchor?: string }).anchor;
-    if (anchor) this.anchors.set(anchor, node);
+    if (anchor) {
+      this.anchors.set(anchor, node);
+      this.anchorBlocks.set(anchor, this.block);
+    }
     this.inProgress.add(node);
     let out: YNode;
     if (isSeq(node)) {
@@ -289,6 +320,21 @@ class Converter {
     this.done.set(node, out);
     this.measure(out, node);
     return out;
+  }
+
+  /** The entries `block`'s aliases reach, in the order first reached. */
+  aliasedBy(block: number): readonly number[] {
+    const reached = this.aliased.get(block);
+    return reached ? [...reached] : NO_BLOCKS;
+  }
+
+  /** The entry being converted reaches `target`'s value, and with it whatever that value's aliases reach. */
+  private noteAlias(target: number): void {
+    if (target === this.block) return;
+    let reached = this.aliased.get(this.block);
+    if (!reached) this.aliased.set(this.block, (reached = new Set()));
+    reached.add(target);
+    for (const further of this.aliased.get(target) ?? []) reached.add(further);
   }
 
   /** A collection's depth is one more than its deepest child's (children are measured first). */
@@ -324,6 +370,8 @@ class Converter {
     return entries;
   }
 }
+
+const NO_BLOCKS: readonly number[] = [];
 
 /** Ruby hash assignment: a key given again keeps its first position in order but takes the new value. */
 function setLast(entries: Map<string, YEntry>, key: string, entry: YEntry): void {

@@ -12,13 +12,23 @@ export class Locator {
   constructor(private readonly texts: ReadonlyMap<string, string>) {}
 
   location(loc: Loc): SourceLocation {
-    let index = this.indexes.get(loc.file);
-    if (!index) this.indexes.set(loc.file, (index = new TextIndex(this.texts.get(loc.file) ?? '')));
+    const index = this.index(loc.file);
     // Block collections end after their last line break: the range stops at the last character.
     const text = index.text;
     let end = loc.end;
     while (end > loc.start && /\s/.test(text[end - 1] ?? '')) end--;
     return { file: loc.file, range: index.range(loc.start, end) };
+  }
+
+  /** The 0-based line of an offset of `file`. */
+  line(file: string, offset: number): number {
+    return this.index(file).positionAt(offset).line;
+  }
+
+  private index(file: string): TextIndex {
+    let index = this.indexes.get(file);
+    if (!index) this.indexes.set(file, (index = new TextIndex(this.texts.get(file) ?? '')));
+    return index;
   }
 
   problem(p: TreeProblem): PipelineProblem {

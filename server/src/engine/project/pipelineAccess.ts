@@ -1,8 +1,8 @@
 import type { EngineDiagnostic } from '../diagnostics';
 import { kubeContextName } from '../access/identity';
-import { accessMap, type JobAccess, type MappedAgent } from '../pipeline/accessMap';
-import { readPipeline } from '../pipeline/readPipeline';
-import type { Pipeline, PipelineFileReader } from '../pipeline/model';
+import { accessMap, rowsByJob, type AccessMapInput, type JobAccess, type KeptRows, type MappedAgent } from '../pipeline/accessMap';
+import { readPipelineReusing, type ReadingMemo, type ReusedJob } from '../pipeline/readPipeline';
+import type { Pipeline, PipelineFileReader, PipelineJob } from '../pipeline/model';
 import { pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
 import { asPipelineScenario, presetPipelineScenarios } from '../pipeline/scenarios';
 import type { JobScenario } from '../access/scenarios';
@@ -22,6 +22,11 @@ export interface PipelineAccessInput {
   readonly agents: readonly MappedAgent[];
   /** Situations to map instead of the active ones (the CLI's scenario flags). */
   readonly scenarios?: readonly JobScenario[];
+  /**
+   * The map of an earlier version of the same file (the editor's last one): jobs whose entries, and
+   * everything they depend on, are unchanged keep their reading and rows, moved to where they are now.
+   */
+  readonly previous?: PipelineAccess;
 }
 
 export interface PipelineAccess {
@@ -39,17 +44,51 @@ export interface PipelineAccess {
  * without their environment), and the diagnostics that follow from it.
  */
 export function pipelineAccess(input: PipelineAccessInput): PipelineAccess {
-  const pipeline = readPipeline(input.text, input.read, input.file);
+  const before = input.previous ? memos.get(input.previous) : undefined;
+  const reading = readPipelineReusing(input.text, input.read, input.file, before?.reading ?? null);
+  const pipeline = reading.pipeline;
   const scenarios = input.scenarios ?? [...(input.settings.usePresetScenarios ? presetPipelineScenarios(input.settings.defaultBranch) : []), ...input.settings.scenarios.map(asPipelineScenario)];
-  const map = accessMap({
+  const mapInput: AccessMapInput = {
     pipeline,
     projectPath: input.projectPath,
     defaultBranch: input.settings.defaultBranch,
     scenarios,
     agents: input.agents,
     options: { target: input.settings.target, noRuleMatch: input.settings.noRuleMatch, overlongNamespace: input.settings.overlongNamespace },
-  });
+  };
+  const map = accessMap(mapInput, before && sameMapping(before.input, mapInput) ? keptRows(reading.reused, before.rows) : undefined);
   const knownContexts = input.agents.map((a) => kubeContextName(a.agent));
   const problems = pipeline.problems.map((p) => ({ file: p.location.file, range: p.location.range, severity: p.severity, code: p.code, message: p.message }));
-  return { pipeline, scenarios: scenarios.map((s) => s.name), map, diagnostics: [...problems, ...pipelineDiagnostics(pipeline, map, knownContexts)] };
+  const result = { pipeline, scenarios: scenarios.map((s) => s.name), map, diagnostics: [...problems, ...pipelineDiagnostics(pipeline, map, knownContexts)] };
+  memos.set(result, { reading: reading.memo, input: mapInput, rows: rowsByJob(pipeline.jobs, map) });
+  return result;
+}
+
+/** What each map leaves for the next one that names it `previous`; dropped with the map. */
+const memos = new WeakMap<PipelineAccess, { readonly reading: ReadingMemo | null; readonly input: AccessMapInput; readonly rows: ReadonlyMap<PipelineJob, readonly JobAccess[]> }>();
+
+/** The rows of a job taken from the previous reading, moved as the job moved. */
+function keptRows(reused: ReadonlyMap<PipelineJob, ReusedJob>, rows: ReadonlyMap<PipelineJob, readonly JobAccess[]>): KeptRows {
+  return (job) => {
+    const taken = reused.get(job);
+    const before = taken && rows.get(taken.previous);
+    return (before && taken.moved(before)) ?? undefined;
+  };
+}
+
+/**
+ * Whether rows of the earlier map still hold for the same jobs: the same project, situations, agents
+ * (an agent's configuration compared by its parsed model: a new parse is a new agent) and options.
+ * The pipeline-wide keywords are the reading's to compare.
+ */
+function sameMapping(a: AccessMapInput, b: AccessMapInput): boolean {
+  return (
+    a.projectPath === b.projectPath &&
+    a.projectId === b.projectId &&
+    a.defaultBranch === b.defaultBranch &&
+    JSON.stringify(a.options) === JSON.stringify(b.options) &&
+    JSON.stringify(a.scenarios) === JSON.stringify(b.scenarios) &&
+    a.agents.length === b.agents.length &&
+    a.agents.every((agent, i) => agent.ciAccess === b.agents[i].ciAccess && JSON.stringify(agent.agent) === JSON.stringify(b.agents[i].agent))
+  );
 }

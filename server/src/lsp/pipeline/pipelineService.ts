@@ -74,6 +74,8 @@ export class PipelineService {
       projectPath: this.projectOf(file, settings),
       settings,
       agents: agents.map((a) => a.mapped),
+      // The last map of this document, whatever changed since: the engine reuses what still holds.
+      ...(hit ? { previous: hit.result } : {}),
     });
     this.cache.set(document.uri, { key, settings, result });
     return result;
