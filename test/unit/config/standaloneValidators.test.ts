@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabV
 import { standaloneValidatorsModule } from '../../../server/src/build/standaloneValidators';
 import { agentConfigSchemaFor } from '../../../server/src/engine/config/versionedSchema';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { environmentTemplateAjv, environmentTemplateSchema, TEMPLATE_VALIDATOR_KEY } from '../../../server/src/engine/template/diagnostics/templateSchema';
 import { generateVariedAgentConfig, seededRandom } from '../../support/generateConfig';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -67,4 +68,36 @@ describe('the validators compiled ahead of time (ajv standalone, in the bundles)
       assert.ok(failing > 50, `only ${failing} values had errors`);
     });
   }
+});
+
+/** Environment templates read as data (the fixtures and the example), and the same with a random value put in a random place. */
+function templateValues(): unknown[] {
+  const random = seededRandom(5);
+  const fixtures = path.join(root, 'test/fixtures/templates');
+  const texts = [readFileSync(path.join(root, 'examples/.gitlab/agents/production-agent/environment_templates/default.yaml'), 'utf8'), ...readdirSync(fixtures).map((name) => readFileSync(path.join(fixtures, name), 'utf8'))];
+  const out: unknown[] = texts.map((text) => parseYaml(text).value);
+  const picks = [1, 'x', true, null, [], {}, ['a'], { kind: 'ConfigMap' }, { apiVersion: 7 }];
+  for (let i = 0; i < 200; i++) {
+    const value = structuredClone(out[i % texts.length]) as Record<string, unknown>;
+    const keys = [...Object.keys(value), 'unknown', 'objects', 'environment', 'agent', 'kind'];
+    value[keys[Math.floor(random() * keys.length)]!] = picks[Math.floor(random() * picks.length)];
+    out.push(value);
+  }
+  return out;
+}
+
+describe('the environment template validator compiled ahead of time equals the one compiled at run time', () => {
+  it('same verdict and the same errors', () => {
+    const standalone = precompiled()[TEMPLATE_VALIDATOR_KEY];
+    assert.ok(standalone, 'no precompiled template validator');
+    const runtime = environmentTemplateAjv().compile(environmentTemplateSchema);
+    let failing = 0;
+    for (const [i, value] of templateValues().entries()) {
+      const valid = runtime(value);
+      assert.equal(standalone(value), valid, `verdict on value ${i}`);
+      assert.deepEqual(standalone.errors ?? null, runtime.errors ?? null, `errors on value ${i}`);
+      if (!valid) failing++;
+    }
+    assert.ok(failing > 50, `only ${failing} values had errors`);
+  });
 });

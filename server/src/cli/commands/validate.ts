@@ -1,9 +1,11 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { shownDiagnostics, type EngineDiagnostic } from '../../engine/diagnostics';
-import { agentDirectoryOf, classifyPath } from '../../engine/files';
-import { checkAgentFile, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ProjectSettings } from '../../engine/project';
+import { classifyPath } from '../../engine/files';
+import { checkAgentFile, wholeFileModel, type ProjectSettings } from '../../engine/project';
+import { decodeUtf8 } from '../../engine/text/utf8';
+import { BatchFiles, utf8, type ListedFiles } from '../batchFiles';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
@@ -37,80 +39,35 @@ export const validateCommand: CliCommand = {
   },
 };
 
-/** How many files are being read ahead of the one being checked (the reads overlap the checks). */
-const READ_AHEAD = 16;
-
-type Read = { readonly bytes: Uint8Array } | { readonly error: string };
-
 /**
- * Checks the files in their order, reading up to READ_AHEAD files ahead while the checks run (a
- * batch is not idle on sequential reads). What a batch shares is set up once: the settings per
- * repository (the git remote is looked up once per directory), and the texts already read, which
- * answer the sibling an agent's other file asks for (a config's template, a template's config)
- * without reading it again; a sibling under a listed directory that the listing lacks is absent
- * without asking the disk.
+ * Checks the files in their order. What a batch shares is set up once: the settings per repository
+ * (the git remote is looked up once per directory), and the files of the batch (batchFiles.ts): a
+ * config's template and a template's config come from what the batch has read and parsed.
  */
 async function validateFiles(files: readonly string[], listed: ListedFiles, settings: ProjectSettings, io: CliIo): Promise<FileReport[]> {
   const absolutes = files.map((file) => path.resolve(io.cwd, file));
-  const reads: Array<Promise<Read> | undefined> = [];
-  /** Texts read in this batch, by absolute path, while a sibling may still ask for them (insertion order = file order). */
-  const texts = new Map<string, { readonly text: string; readonly index: number }>();
+  const batch = new BatchFiles(absolutes, listed);
   const settingsOf = settingsByDirectory(settings);
-  /** Files of the batch whose bytes have arrived and that are not checked yet. */
-  const arrived = new Map<string, Uint8Array>();
-  const readSibling = (absolute: string): string | null => {
-    const known = texts.get(absolute);
-    if (known) return known.text;
-    const bytes = arrived.get(absolute);
-    if (bytes) return utf8(bytes);
-    if (listed.isAbsent(absolute)) return null;
-    try {
-      return readFileSync(absolute, 'utf8');
-    } catch {
-      return null;
-    }
-  };
-  let started = 0;
   const results: FileReport[] = [];
   for (let i = 0; i < files.length; i++) {
-    for (; started < Math.min(files.length, i + READ_AHEAD); started++) reads[started] = readBytes(absolutes[started]!, arrived);
-    const read = await reads[i]!;
-    reads[i] = undefined;
-    arrived.delete(absolutes[i]!);
     const file = files[i]!;
     const absolute = absolutes[i]!;
     // A bug met in one file names that file (exit 3), not only the command line that listed a directory.
-    results.push(
-      await workingOn(file, async () => {
-        if ('error' in read) return { file, diagnostics: [fileError(`cannot read the file: ${read.error}`)] };
-        // The text goes with the report: Code Quality fingerprints hash the reported line (reports/fingerprint.ts).
-        const text = utf8(read.bytes);
-        if (agentDirectoryOf(absolute)) texts.set(absolute, { text, index: i });
-        return { file, text, diagnostics: checkAgentFile({ path: absolute, content: read.bytes }, settingsOf(absolute), siblingsOnDisk(absolute, readSibling)) };
-      }),
-    );
-    // An agent's files are next to each other in a listing: older texts are not asked for again.
-    for (const [key, entry] of texts) {
-      if (entry.index >= i - READ_AHEAD) break;
-      texts.delete(key);
-    }
+    results.push(await workingOn(file, async () => checkFile(file, absolute, i, batch, settingsOf(absolute))));
   }
   return results;
 }
 
-/** Reads a file; its bytes are also put in `arrived` as soon as they are there (a sibling may ask for them before their turn). */
-function readBytes(absolute: string, arrived: Map<string, Uint8Array>): Promise<Read> {
-  return readFile(absolute).then(
-    (bytes) => {
-      arrived.set(absolute, bytes);
-      return { bytes };
-    },
-    (err: NodeJS.ErrnoException) => ({ error: err.code ?? String(err) }),
-  );
-}
-
-function utf8(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+/** One file of the batch: its problems, with its text for the report (Code Quality fingerprints hash the reported line: reports/fingerprint.ts). */
+function checkFile(file: string, absolute: string, index: number, batch: BatchFiles, settings: ProjectSettings): FileReport {
+  const read = batch.take(absolute);
+  if ('error' in read) return { file, diagnostics: [fileError(`cannot read the file: ${read.error}`)] };
+  const text = utf8(read.bytes);
+  // A config's model is parsed here rather than inside checkAgentFile, so that its template, checked next, reuses it.
+  const model = classifyPath(absolute).kind === 'environmentTemplate' ? undefined : wholeFileModel(decodeUtf8(read.bytes).text);
+  const diagnostics = checkAgentFile({ path: absolute, content: read.bytes }, settings, batch.siblingsOf(absolute), model);
+  batch.checked(absolute, index, text, model ?? null);
+  return { file, text, diagnostics };
 }
 
 /** `settingsForFile` once per directory: the git remote of a directory without `.git` is its parent's. */
@@ -126,18 +83,6 @@ function settingsByDirectory(settings: ProjectSettings): (file: string) => Proje
     return found;
   };
   return (file) => of(path.dirname(file));
-}
-
-/** The sibling of an agent's file, read from its agent directory when the engine asks for it. */
-function siblingsOnDisk(file: string, read: (absolute: string) => string | null): AgentSiblings {
-  const agent = agentDirectoryOf(file);
-  if (!agent) return NO_SIBLINGS;
-  return siblingsFrom((inside) => read(path.resolve(agent.directory + inside)));
-}
-
-/** Files found by listing directories: a path under a listed directory that is not among them is absent. */
-interface ListedFiles {
-  isAbsent(absolute: string): boolean;
 }
 
 /**
@@ -170,7 +115,22 @@ async function expandPaths(inputs: readonly string[], io: CliIo): Promise<{ file
       if (classifyPath(path.join(absolute, entry)).kind !== 'other') files.push(path.join(input, entry));
     }
   }
-  return { files, listed: { isAbsent: (absolute) => !present.has(absolute) && directories.has(path.dirname(absolute)) } };
+  return { files, listed: { isAbsent: (absolute) => absentFromListing(absolute, present, directories) } };
+}
+
+/**
+ * Whether the listing shows that `absolute` does not exist: the path, or the first of its missing
+ * ancestors (an agent's missing `environment_templates/`), is not among the entries of a directory
+ * listed whole. Anything else (a path under a symbolic link, outside the listing) is for the disk to say.
+ */
+function absentFromListing(absolute: string, present: ReadonlySet<string>, directories: ReadonlySet<string>): boolean {
+  for (let at = absolute; !present.has(at); ) {
+    const parent = path.dirname(at);
+    if (directories.has(parent)) return true;
+    if (parent === at) return false;
+    at = parent;
+  }
+  return false;
 }
 
 function fileError(message: string): EngineDiagnostic {

@@ -10,7 +10,7 @@ import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
 import { scenarioForEntry, type JobScenario } from './scenarios';
-import { decidedBy, simulateAccess, type SimulationOptions } from './simulate';
+import { decidedBy, simulateAccess, type AccessOutcome, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
 
 export interface RuleCheckContext {
@@ -106,6 +106,8 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   const out: EngineDiagnostic[] = [];
   const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
   const targets = namespaceSources(entry).filter((source) => useRules || source.rule === null);
+  /** The entry in each scenario: simulated once, for whichever of its namespaces needs it. */
+  let outcomes: AccessOutcome[] | undefined;
 
   for (const target of targets) {
     const range = spanRange(parsed, nodeAtPath(parsed.doc!, target.path)?.node);
@@ -121,8 +123,8 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     }
     const failing: string[] = [];
     let deciding = 0;
-    for (const job of context.scenarios) {
-      const outcome = simulateAccess(singleEntryModel(entry), context.agent, scenarioForEntry(job, entry, context.defaultBranch), { ...context.options, anyEntry: true });
+    for (const [i, job] of context.scenarios.entries()) {
+      const outcome = (outcomes ??= simulateEntry(entry, context))[i]!;
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
       const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');
@@ -135,6 +137,13 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     }
   }
   return out;
+}
+
+/** `entry` alone in each scenario of the context, in their order. */
+function simulateEntry(entry: AccessEntry, context: RuleCheckContext): AccessOutcome[] {
+  const model = singleEntryModel(entry);
+  const options = { ...context.options, anyEntry: true };
+  return context.scenarios.map((job) => simulateAccess(model, context.agent, scenarioForEntry(job, entry, context.defaultBranch), options));
 }
 
 /** A model holding only `entry`, so a scenario exercises exactly that entry. */
