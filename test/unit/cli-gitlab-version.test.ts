@@ -48,6 +48,19 @@ describe('agentcfg validate --gitlab-version', () => {
     assert.equal(agentcfg('validate', '--settings', settings, '--gitlab-version', '17.11', file).code, 0);
   });
 
+  test('a settings file naming a release there is not (a typo, or a number) is a usage error, not the newest release', () => {
+    const file = agentConfig(WELL_FORMED);
+    const settings = path.join(path.dirname(file), 'settings.json');
+    for (const value of ['"17.12"', '17.11']) {
+      writeFileSync(settings, `{ "gitlabAgentConfig.gitlabVersion": ${value} }`);
+      const { code, stderr } = agentcfg('validate', '--settings', settings, file);
+      assert.equal(code, 2, `${value}: ${stderr}`);
+      assert.match(stderr, /gitlabAgentConfig\.gitlabVersion must be a GitLab release from 16\.0 to \d+\.\d+ \(major\.minor in quotes, such as "17\.11"\), got "?17\.1[12]"?$/m);
+    }
+    // The flag overrides the file, so the file's value does not matter then.
+    assert.equal(agentcfg('validate', '--settings', settings, '--gitlab-version', '17.11', file).code, 0);
+  });
+
   test('a release outside 16.0 … newest is a usage error (exit 2)', () => {
     const { code, stderr } = agentcfg('validate', '--gitlab-version', '15.11', agentConfig(WELL_FORMED));
     assert.equal(code, 2);

@@ -32,6 +32,13 @@ export function projectSettingsFromArgs(args: ParsedArgs, cwd: string): ProjectS
   if (gitlabVersion !== undefined && !isGitlabVersion(gitlabVersion)) {
     throw new UsageError(`--gitlab-version must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION} (major.minor, such as 17.11), got "${gitlabVersion}"`);
   }
+  // The editor falls back to the newest release on a value outside its list; checking another
+  // release than the file names would pass or fail files silently, so here it is a usage error.
+  if (gitlabVersion === undefined && raw.gitlabVersion !== undefined && !isGitlabVersion(raw.gitlabVersion)) {
+    throw new UsageError(
+      `--settings ${args.values.settings}: gitlabAgentConfig.gitlabVersion must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION} (major.minor in quotes, such as "17.11"), got ${JSON.stringify(raw.gitlabVersion)}`,
+    );
+  }
   // A comma-separated list, as the commands take no repeated project options.
   const disabledLints = (args.values['disable-lint'] ?? '').split(',').map((code) => code.trim()).filter(Boolean);
   for (const code of disabledLints) {
