@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ACCESS_DIFF_REQUEST, type AccessDiffFile, type AccessDiffLens, type AccessDiffParams, type AccessDiffResult } from '../../server/src/protocol';
+import { sendCustomRequest } from './customRequests';
 
 export const COMPARE_ACCESS_COMMAND = 'gitlabAgentConfig.compareAccessWithBranch';
 const SHOW_ACCESS_DIFF_COMMAND = 'gitlabAgentConfig.showAccessDiff';
@@ -82,7 +83,7 @@ async function compareWithBranch(client: LanguageClient | undefined): Promise<{ 
   if (!branch) return undefined;
   const files = await agentFiles(repository, branch);
   const params: AccessDiffParams = { base: branch, rootUri: repository.rootUri.toString(), files };
-  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Comparing CI access with ${branch}` }, () => client.sendRequest<AccessDiffResult>(ACCESS_DIFF_REQUEST, params));
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Comparing CI access with ${branch}` }, () => sendCustomRequest(client, ACCESS_DIFF_REQUEST, params));
   return { repository, branch, result };
 }
 

@@ -9,9 +9,8 @@ import {
   type SimulateParams,
   type SimulateResult,
   type SimulationAccessAnswer,
-  type SimulationAccessParams,
-  type SimulationAccessResult,
 } from '../../server/src/protocol';
+import { sendCustomRequest } from './customRequests';
 import { matrixPage } from './simulationMatrix/page';
 import { escapeHtml, renderView, type ClusterAnswers } from './simulationMatrix/render';
 
@@ -83,7 +82,7 @@ export class SimulationView implements vscode.Disposable {
       // The server only knows open documents: make sure this one is open.
       await vscode.workspace.openTextDocument(this.uri);
       const params = { uri: this.uri.toString() } satisfies SimulateParams;
-      const [result, jobs] = await Promise.all([client.sendRequest<SimulateResult>(SIMULATE_REQUEST, params), client.sendRequest<PipelineJobsResult>(PIPELINE_JOBS_REQUEST, params)]);
+      const [result, jobs] = await Promise.all([sendCustomRequest(client, SIMULATE_REQUEST, params), sendCustomRequest(client, PIPELINE_JOBS_REQUEST, params)]);
       // Answers from another cluster (the kubeconfig setting or context changed) would mislead: drop them.
       if (this.last && JSON.stringify(this.last.result.cluster) !== JSON.stringify(result.cluster)) this.forgetCluster();
       this.last = { result, jobs };
@@ -145,7 +144,7 @@ export class SimulationView implements vscode.Disposable {
     this.checking = true;
     this.render();
     try {
-      const result = await client.sendRequest<SimulationAccessResult>(SIMULATION_ACCESS_REQUEST, { uri: this.uri.toString(), keys } satisfies SimulationAccessParams);
+      const result = await sendCustomRequest(client, SIMULATION_ACCESS_REQUEST, { uri: this.uri.toString(), keys });
       for (const answer of result.answers) this.answers.set(answer.key, answer);
       const failed = result.answers.filter((a) => !a.ok).length;
       this.clusterStatus = result.unavailable

@@ -168,6 +168,10 @@ export interface ScenariosResult {
  */
 export const PIPELINE_JOBS_REQUEST = 'gitlabAgentConfig/pipelineJobs';
 
+export interface PipelineJobsParams {
+  readonly uri: string;
+}
+
 export interface PipelineJobRow {
   readonly job: string;
   readonly scenario: string;
@@ -236,6 +240,19 @@ export interface AccessDiffResult {
   /** The summary line and table `agentcfg diff --format markdown` prints ('' when nothing changes). */
   readonly markdown: string;
   readonly lenses: readonly AccessDiffLens[];
+}
+
+/**
+ * Every custom request above as a typed pair, method → params and result (`void`: none). The client
+ * sends through client/src/customRequests.ts and the server answers through lsp/customRequests.ts,
+ * both typed by this map, so a call or a handler that drifts from it does not compile.
+ */
+export interface CustomRequests {
+  [SIMULATE_REQUEST]: { params: SimulateParams; result: SimulateResult };
+  [SIMULATION_ACCESS_REQUEST]: { params: SimulationAccessParams; result: SimulationAccessResult };
+  [SCENARIOS_REQUEST]: { params: void; result: ScenariosResult };
+  [PIPELINE_JOBS_REQUEST]: { params: PipelineJobsParams; result: PipelineJobsResult };
+  [ACCESS_DIFF_REQUEST]: { params: AccessDiffParams; result: AccessDiffResult };
 }
 
 /** The cluster commands (workspace/executeCommand): ids, arguments and results, defined in one module. */

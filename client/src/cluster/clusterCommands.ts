@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, WorkDoneProgress, type LanguageClient, type WorkDoneProgressBegin, type WorkDoneProgressReport } from 'vscode-languageclient/node';
-import { SCENARIOS_REQUEST, type ClusterCommandArgs, type ClusterCommandId, type ClusterCommandResult, type ClusterCommandValue, type ScenarioSetting, type ScenariosResult } from '../../../server/src/protocol';
+import { SCENARIOS_REQUEST, type ClusterCommandArgs, type ClusterCommandId, type ClusterCommandResult, type ClusterCommandValue, type ScenarioSetting } from '../../../server/src/protocol';
+import { sendCustomRequest } from '../customRequests';
 
 /**
  * Calls the server's cluster commands (`workspace/executeCommand`). Long operations run under a
@@ -28,7 +29,7 @@ export class ClusterCommands {
   async scenarios(): Promise<readonly ScenarioSetting[]> {
     const client = this.client();
     if (!client?.isRunning()) return [];
-    return (await client.sendRequest<ScenariosResult>(SCENARIOS_REQUEST)).scenarios;
+    return (await sendCustomRequest(client, SCENARIOS_REQUEST)).scenarios;
   }
 
   /** A long operation, shown as a cancellable notification with the server's progress messages. */

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
-import { CLUSTER_TARGET_NOTIFICATION, WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions, type ClusterTargetParams, type WorkspaceTrustParams } from '../../../server/src/protocol';
+import { CLUSTER_TARGET_NOTIFICATION, WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions } from '../../../server/src/protocol';
+import { sendCustomNotification } from '../customRequests';
 import { applyEnvironment } from './applyEnvironment';
 import { ClusterCommands } from './clusterCommands';
 import { ClusterTargetSelection, SELECT_CONTEXT_COMMAND } from './clusterTarget';
@@ -32,7 +33,7 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
   // The server's hovers ask the selected cluster (RBAC preview): tell it whenever the choice changes.
   const sendTarget = () => {
     const running = client();
-    if (running?.isRunning()) void running.sendNotification(CLUSTER_TARGET_NOTIFICATION, { cluster: vscode.workspace.isTrusted ? target.target() : null } satisfies ClusterTargetParams);
+    if (running?.isRunning()) void sendCustomNotification(running, CLUSTER_TARGET_NOTIFICATION, { cluster: vscode.workspace.isTrusted ? target.target() : null });
   };
   // The kubeconfig file itself may change (a context added, a token rotated): read it again, no restart.
   let kubeconfigWatcher: vscode.FileSystemWatcher | undefined;
@@ -109,7 +110,8 @@ export function registerClusterFeatures(context: vscode.ExtensionContext, client
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       target.show();
       refresh();
-      void client()?.sendNotification(WORKSPACE_TRUST_NOTIFICATION, { trusted: true } satisfies WorkspaceTrustParams);
+      const running = client();
+      if (running) void sendCustomNotification(running, WORKSPACE_TRUST_NOTIFICATION, { trusted: true });
       sendTarget();
     }),
   );

@@ -3,6 +3,7 @@ import { accessDiff } from '../engine/diff';
 import { AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions } from '../engine/diff/agentFileVersions';
 import { changeLenses, diffMarkdown } from '../engine/diff/report';
 import { ACCESS_DIFF_REQUEST, type AccessDiffParams, type AccessDiffResult } from '../protocol';
+import { onCustomRequest } from './customRequests';
 import type { SettingsStore } from './settings';
 import { projectSettings } from './simulationContext';
 
@@ -15,7 +16,7 @@ export class AccessDiffRequest {
     connection: Connection,
     private readonly settings: SettingsStore,
   ) {
-    connection.onRequest(ACCESS_DIFF_REQUEST, (params: AccessDiffParams) => this.diff(params));
+    onCustomRequest(connection, ACCESS_DIFF_REQUEST, (params) => this.diff(params));
   }
 
   private async diff(params: AccessDiffParams): Promise<AccessDiffResult> {

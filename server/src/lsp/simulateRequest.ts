@@ -4,7 +4,6 @@ import {
   SCENARIOS_REQUEST,
   SIMULATE_REQUEST,
   SIMULATION_ACCESS_REQUEST,
-  type ScenariosResult,
   type SimulateParams,
   type SimulateResult,
   type SimulationAccessParams,
@@ -13,6 +12,7 @@ import {
 import type { JobIdentity } from '../engine/access/identity';
 import { activeScenarios } from '../engine/project';
 import { previewKey, type AccessPreviewService } from './cluster/accessPreview';
+import { onCustomRequest } from './customRequests';
 import { accessKey } from './simulationTable';
 import type { SettingsStore } from './settings';
 import type { SimulationService } from './simulation';
@@ -35,9 +35,9 @@ export class SimulateRequestFeature {
     private readonly simulations: SimulationService,
     private readonly accessPreview: AccessPreviewService,
   ) {
-    connection.onRequest(SIMULATE_REQUEST, (params: SimulateParams) => this.simulate(params));
-    connection.onRequest(SIMULATION_ACCESS_REQUEST, (params: SimulationAccessParams) => this.access(params));
-    connection.onRequest(SCENARIOS_REQUEST, async (): Promise<ScenariosResult> => ({ scenarios: activeScenarios(await this.settings.get()) }));
+    onCustomRequest(connection, SIMULATE_REQUEST, (params) => this.simulate(params));
+    onCustomRequest(connection, SIMULATION_ACCESS_REQUEST, (params) => this.access(params));
+    onCustomRequest(connection, SCENARIOS_REQUEST, async () => ({ scenarios: activeScenarios(await this.settings.get()) }));
   }
 
   private document(uri: string): TextDocument {

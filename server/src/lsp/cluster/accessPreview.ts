@@ -7,7 +7,8 @@
 import type { Connection } from 'vscode-languageserver';
 import type { JobIdentity } from '../../engine/access/identity';
 import type { AccessReviewAnswer } from './accessReview';
-import { CLUSTER_TARGET_NOTIFICATION, type ClusterInitializationOptions, type ClusterTarget, type ClusterTargetParams } from './protocol';
+import { onCustomNotification } from '../customRequests';
+import { CLUSTER_TARGET_NOTIFICATION, type ClusterInitializationOptions, type ClusterTarget } from './protocol';
 import type { WorkspaceTrust } from './trust';
 
 /** One scenario's identity and namespace, as the simulation decided them. */
@@ -42,7 +43,7 @@ export class AccessPreviewService {
   }
 
   listen(connection: Connection): void {
-    connection.onNotification(CLUSTER_TARGET_NOTIFICATION, (params: ClusterTargetParams) => {
+    onCustomNotification(connection, CLUSTER_TARGET_NOTIFICATION, (params) => {
       this.target = params?.cluster && typeof params.cluster === 'object' ? params.cluster : null;
       this.answers.clear();
     });

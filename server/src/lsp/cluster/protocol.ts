@@ -76,6 +76,12 @@ export interface ClusterTargetParams {
   readonly cluster: ClusterTarget | null;
 }
 
+/** Every custom notification, method → params, typed like the requests (server/src/protocol.ts CustomRequests). */
+export interface CustomNotifications {
+  [WORKSPACE_TRUST_NOTIFICATION]: WorkspaceTrustParams;
+  [CLUSTER_TARGET_NOTIFICATION]: ClusterTargetParams;
+}
+
 /** Which cluster: a kubeconfig (default: `KUBECONFIG` or `~/.kube/config`) and one of its contexts. */
 export interface ClusterTarget {
   /** A kubeconfig path; empty or absent: `KUBECONFIG`, then `~/.kube/config`. Never written to. */

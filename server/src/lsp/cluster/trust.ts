@@ -1,5 +1,6 @@
 import type { Connection } from 'vscode-languageserver';
-import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions, type WorkspaceTrustParams } from './protocol';
+import { onCustomNotification } from '../customRequests';
+import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions } from './protocol';
 
 /**
  * Whether the editor trusts the workspace. Cluster commands act on real clusters with the user's
@@ -18,7 +19,7 @@ export class WorkspaceTrust {
 
   /** Follows the client's trust notifications (VS Code grants trust while running, never revokes). */
   listen(connection: Connection): void {
-    connection.onNotification(WORKSPACE_TRUST_NOTIFICATION, (params: WorkspaceTrustParams) => {
+    onCustomNotification(connection, WORKSPACE_TRUST_NOTIFICATION, (params) => {
       this.trusted = params?.trusted === true;
     });
   }

@@ -3,6 +3,7 @@ import type { Connection } from 'vscode-languageserver';
 import { kubeContextName } from '../../engine/access/identity';
 import { classifyPath } from '../../engine/files';
 import { PIPELINE_JOBS_REQUEST, type PipelineJobsResult } from '../../protocol';
+import { onCustomRequest } from '../customRequests';
 import type { SettingsStore } from '../settings';
 import { projectSettings } from '../simulationContext';
 import { documentPath } from '../uriPaths';
@@ -19,7 +20,7 @@ export class PipelineJobsRequest {
     private readonly settings: SettingsStore,
     private readonly pipelines: PipelineService,
   ) {
-    connection.onRequest(PIPELINE_JOBS_REQUEST, (params: { uri: string }) => this.jobs(params.uri));
+    onCustomRequest(connection, PIPELINE_JOBS_REQUEST, (params) => this.jobs(params.uri));
   }
 
   private async jobs(uri: string): Promise<PipelineJobsResult> {
