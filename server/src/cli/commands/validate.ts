@@ -1,11 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { shownDiagnostics, type EngineDiagnostic } from '../../engine/diagnostics';
+import type { EngineDiagnostic } from '../../engine/diagnostics';
 import { classifyPath } from '../../engine/files';
 import { checkAgentFile, wholeFileModel, type ProjectSettings } from '../../engine/project';
 import { decodeUtf8 } from '../../engine/text/utf8';
 import { BatchFiles, utf8, type ListedFiles } from '../batchFiles';
+import { FAIL_ON_USAGE, failOnFromArg, failsRun } from '../failOn';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
@@ -13,21 +14,22 @@ import { isReportFormat, renderReport, REPORT_FORMATS, type FileReport } from '.
 import { workingOn } from '../run';
 import { AGENTCFG_VERSION } from '../version';
 
-const USAGE = `agentcfg validate <paths...> [--format ${REPORT_FORMATS.join('|')}] ${PROJECT_SETTING_USAGE}`;
+const USAGE = `agentcfg validate <paths...> [--format ${REPORT_FORMATS.join('|')}] ${FAIL_ON_USAGE} ${PROJECT_SETTING_USAGE}`;
 
 /**
  * `agentcfg validate`: the editor's checks from the command line, through the same engine call
- * (engine/project `checkAgentFile`) with the same settings. Exit 1 when any error is found, 0
- * otherwise (warnings do not fail a pipeline).
+ * (engine/project `checkAgentFile`) with the same settings. Exit 1 when any error is found (with
+ * `--fail-on warning`, any warning too), 0 otherwise.
  */
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check agent configurations and environment templates.',
   usage: USAGE,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['format', ...PROJECT_SETTING_OPTIONS.values], flags: [...PROJECT_SETTING_OPTIONS.flags] });
+    const args = parseArgs(argv, { values: ['format', 'fail-on', ...PROJECT_SETTING_OPTIONS.values], flags: [...PROJECT_SETTING_OPTIONS.flags] });
     const format = args.values.format ?? 'text';
     if (!isReportFormat(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.slice(0, -1).join(', ')} or ${REPORT_FORMATS.at(-1)}, got "${format}"`);
+    const failOn = failOnFromArg(args.values['fail-on']);
     const settings = projectSettingsFromArgs(args, io.cwd);
     if (!args.positional.length) throw new UsageError('name at least one file or directory');
 
@@ -35,7 +37,7 @@ export const validateCommand: CliCommand = {
     const results = await validateFiles(files, listed, settings, io);
 
     io.out(renderReport(format, results, { toolVersion: AGENTCFG_VERSION }));
-    return results.some((r) => shownDiagnostics(r.diagnostics).some((d) => d.severity === 'error')) ? 1 : 0;
+    return failsRun(results, failOn) ? 1 : 0;
   },
 };
 
