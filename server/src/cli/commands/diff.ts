@@ -7,6 +7,7 @@ import { AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions, isReadAgentF
 import { UNNAMED_AGENT, type ProjectSettings } from '../../engine/project';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
+import { DIFF_SUMMARY } from './diffSummary';
 import { checkName, choiceOption } from '../options';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 import { workingOn } from '../run';
@@ -46,7 +47,7 @@ interface Versions {
  */
 export const diffCommand: CliCommand = {
   name: 'diff',
-  summary: 'Show which CI/CD access a change to agent configurations grants, removes or moves.',
+  summary: DIFF_SUMMARY,
   usage: USAGE,
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['base', 'format', 'agent', 'pipeline', 'pipeline-project', ...PROJECT_SETTING_OPTIONS.values], repeated: ['project'], flags: [...PROJECT_SETTING_OPTIONS.flags] });
