@@ -256,6 +256,10 @@ describe('the simulation follows the version', () => {
     assert.ok(before.explanation.some((line) => /protected_branches_only is not in GitLab 17\.2 \(added in 17\.3\): not applied/.test(line)), before.explanation.join('\n'));
     const from = simulate(text, '17.3');
     assert.deepEqual([from.authorized, from.denial], [false, 'protected_branches_only is true and the ref is not protected']);
+    // 17.3-17.9 read the key, but Rails filters by it only with the feature flag on (MR !156626): the explanation says it is assumed.
+    const flag = /only where the feature flag kubernetes_agent_protected_branches is on \(generally available from 17\.10\): taken as on here/;
+    assert.ok(from.explanation.some((line) => flag.test(line)), from.explanation.join('\n'));
+    assert.ok(!simulate(text, '17.10').explanation.some((line) => flag.test(line)));
   });
 
   test('resource_management takes effect from 17.9', () => {

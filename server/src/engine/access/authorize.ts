@@ -164,6 +164,10 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
     // An unknown key to that release, which rejects the file (schema.notInVersion): the entry is read without it.
     steps.push(`protected_branches_only is not in GitLab ${version} (added in ${protectedOnlyAdded}): not applied`);
   } else if (entry.protectedBranchesOnly) {
+    if (!hasBehaviour('protectedBranchesOnlyWithoutFlag', version)) {
+      // docs/gitlab-behaviour.md#protected-branches-filter: which state the flag has on an instance is not knowable here.
+      steps.push(`GitLab ${version} filters by protected_branches_only only where the feature flag kubernetes_agent_protected_branches is on (generally available from ${VERSIONED_BEHAVIOURS.protectedBranchesOnlyWithoutFlag.added}): taken as on here`);
+    }
     if (!job.protectedRef) return { authorized: false, candidate: winner, reason: 'protected_branches_only is true and the ref is not protected', steps, problems };
     steps.push('the ref is protected');
   }

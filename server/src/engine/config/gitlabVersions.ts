@@ -105,7 +105,14 @@ export const VERSIONED_KEYS: readonly VersionedKey[] = [
 ];
 
 /** Behaviours that are not a key of their own. */
-export type VersionedBehaviour = 'unaryNot' | 'environmentTemplates' | 'userAccessAsOptional' | 'authorizedEntities500' | 'crossTopLevelCiAccess' | 'crossTopLevelUserAccess';
+export type VersionedBehaviour =
+  | 'unaryNot'
+  | 'environmentTemplates'
+  | 'userAccessAsOptional'
+  | 'authorizedEntities500'
+  | 'crossTopLevelCiAccess'
+  | 'crossTopLevelUserAccess'
+  | 'protectedBranchesOnlyWithoutFlag';
 
 const GITLAB_MR = 'https://gitlab.com/gitlab-org/gitlab/-/merge_requests';
 
@@ -134,6 +141,11 @@ export const VERSIONED_BEHAVIOURS: Readonly<Record<VersionedBehaviour, { readonl
     added: '18.1',
     what: '`ci_access` projects and groups outside the top-level group of the agent configuration project, when an administrator enables instance-level authorization',
     sources: [`${DOCS}/ci_cd_workflow/`, 'https://gitlab.com/gitlab-org/gitlab/-/issues/377932', `${GITLAB_MR}/190769`],
+  },
+  protectedBranchesOnlyWithoutFlag: {
+    added: '17.10',
+    what: '`protected_branches_only` without the feature flag `kubernetes_agent_protected_branches` (from 17.3 the key is read, but Rails filters by it only where the flag is on)',
+    sources: [`${DOCS}/ci_cd_workflow/`, `${GITLAB_MR}/156626`, 'https://gitlab.com/gitlab-org/gitlab/-/issues/467936'],
   },
   crossTopLevelUserAccess: {
     added: '18.4',
