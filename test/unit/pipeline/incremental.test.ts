@@ -8,6 +8,7 @@ import path from 'node:path';
 import { readTree } from '../../../server/src/engine/pipeline/tree';
 import { readPipeline } from '../../../server/src/engine/pipeline/index';
 import { FIXTURES } from './pipelineFixtures';
+import { benchPipeline, edit, random } from './randomEdits';
 
 function same(text: string): void {
   // The entry-by-entry reading also lists the entries it read (for reuse); the tree and problems must be the whole document's.
@@ -35,6 +36,7 @@ describe('entry by entry equals the whole document', () => {
     ['an alias before its anchor', 'a:\n  x: *d\n.d: &d {y: 1}\n'],
     ['a flow collection closed at column 0', 'a: [1,\n2]\nb: 3\n'],
     ['a key repeated', 'a: 1\nb: 2\na: 3\n'],
+    ['an entry repeated word for word', 'a:\n  b: 1\nc: 2\na:\n  b: 1\n'],
     ['comments and blank lines at column 0', '# top\na:\n# inside\n  b: 1\n\nc: 2\n'],
     ['a broken entry among good ones', 'a:\n  b: [\nc: 2\n'],
     ['a document marker', 'a: 1\n---\nb: 2\n'],
@@ -60,6 +62,20 @@ describe('editing one job', () => {
     assert.deepEqual(job.kubeContexts.map((c) => [c.context, c.location.range.start.line]), [['a:100-edited', 405]]);
     assert.equal(readPipeline(edited, () => null).jobs.find((j) => j.name === 'job101')!.kubeContexts[0].location.range.start.line, 410);
   });
+});
+
+describe('random edits in sequence', () => {
+  // Entries already converted at the same place are taken again; every version must still read as the whole document.
+  for (const [name, text] of [['the bench pipeline', benchPipeline(60)], ...files(FIXTURES).map((file) => [path.relative(FIXTURES, file), readFileSync(file, 'utf8')])]) {
+    test(name, () => {
+      const next = random(7);
+      for (let round = 0; round < 6; round++) {
+        let current = text;
+        same(current);
+        for (let step = 0; step < 15; step++) same((current = edit(current, next)));
+      }
+    });
+  }
 });
 
 describe('every prefix and every line damaged, of every fixture', () => {

@@ -13,7 +13,7 @@
  * - Psych, unlike the yaml library's YAML 1.1 schema, reads `y` and `n` as strings (ruby/psych
  *   `lib/psych/scalar_scanner.rb`: only yes/true/on and no/false/off are booleans).
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, visit, type Document, type Node, type Pair } from 'yaml';
 import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
 
 /** Where a value is: file and [start, end) offsets in it. */
@@ -209,6 +209,30 @@ function parseBlock(block: string): Document.Parsed | null {
   return clean;
 }
 
+/**
+ * Converted entries kept by their parse, with where they were converted: an entry at the same place
+ * of the same file converts to the same tree, which is immutable. Only entries with no anchor and no
+ * alias are kept: their trees neither reach nor are reached by another entry's.
+ */
+const convertedBlocks = new WeakMap<Document.Parsed, { readonly file: string; readonly start: number; readonly entry: YEntry }>();
+const selfContainedParses = new WeakMap<Document.Parsed, boolean>();
+
+function selfContained(doc: Document.Parsed): boolean {
+  let known = selfContainedParses.get(doc);
+  if (known === undefined) {
+    known = true;
+    visit(doc, {
+      Node: (_, node) => {
+        if (!isAlias(node) && !node.anchor) return undefined;
+        known = false;
+        return visit.BREAK;
+      },
+    });
+    selfContainedParses.set(doc, known);
+  }
+  return known;
+}
+
 /** The file read entry by entry; null to fall back to the whole document. */
 function readBlocks(text: string, file: string, blocks: readonly Block[]): ReadTree | null {
   const docs: Document.Parsed[] = [];
@@ -217,16 +241,28 @@ function readBlocks(text: string, file: string, blocks: readonly Block[]): ReadT
     if (!doc) return null;
     docs.push(doc);
   }
+  // An entry written twice word for word is one parse: converting it twice would give the second
+  // the first one's nodes, and offsets. Rare enough for the whole document to read.
+  if (new Set(docs).size !== docs.length) return null;
   const converter = new Converter(text, file);
   const entries = new Map<string, YEntry>();
   const read: TopLevelBlock[] = [];
   for (const [i, doc] of docs.entries()) {
-    converter.offset = blocks[i].start;
+    const start = blocks[i].start;
+    const kept = convertedBlocks.get(doc);
+    if (kept && kept.file === file && kept.start === start) {
+      entries.set(kept.entry.key, kept.entry);
+      read.push({ key: kept.entry.key, start, parse: doc, aliased: NO_BLOCKS });
+      continue;
+    }
+    converter.offset = start;
     converter.block = i;
+    const clean = converter.problems.length === 0 && converter.tooDeepAt === null;
     const pair = (doc.contents as { items: Pair<Node, Node | null>[] }).items[0];
     for (const [key, entry] of converter.entries([pair])) {
       entries.set(key, entry);
-      read.push({ key, start: blocks[i].start, parse: doc, aliased: converter.aliasedBy(i) });
+      read.push({ key, start, parse: doc, aliased: converter.aliasedBy(i) });
+      if (clean && converter.problems.length === 0 && converter.tooDeepAt === null && selfContained(doc)) convertedBlocks.set(doc, { file, start, entry });
     }
   }
   if (converter.problems.length > 0 || converter.tooDeepAt !== null) return null;
