@@ -48,8 +48,15 @@ export interface ReadingMemo {
   readonly included: ReadonlyMap<string, string>;
   /** The pipeline-wide keywords' footprint (`default:`, `variables:`, `workflow:`, `include:`, …). */
   readonly global: Footprint;
-  /** By top-level key: the job's footprint, the jobs read from it (more than one with `parallel:matrix`) and their problems. */
-  readonly jobs: ReadonlyMap<string, { readonly footprint: Footprint; readonly jobs: readonly PipelineJob[]; readonly problems: readonly TreeProblem[] }>;
+  /** By top-level key. */
+  readonly jobs: ReadonlyMap<string, JobReading>;
+}
+
+/** What a top-level entry's footprint gave: its jobs (more than one with `parallel:matrix`) and the problems reading them raised. */
+interface JobReading {
+  readonly footprint: Footprint;
+  readonly jobs: readonly PipelineJob[];
+  readonly problems: readonly TreeProblem[];
 }
 
 /**
@@ -88,7 +95,7 @@ export function readPipelineReusing(text: string, read: PipelineFileReader, file
     };
     const global = entries?.footprint([...RESERVED_KEYWORDS].flatMap((key) => [key, ...consulted(key)]), parentsOf) ?? [];
     const reusable = previous && entries && canReuse(previous, file, loaded.texts, global) ? { previous, relocation: new Relocation(file, previous.entries, entries) } : null;
-    const memoJobs = new Map<string, { footprint: Footprint; jobs: readonly PipelineJob[]; problems: readonly TreeProblem[] }>();
+    const memoJobs = new Map<string, JobReading>();
 
     const jobs: PipelineJob[] = [];
     for (const [name, entry] of root.entries) {
@@ -100,12 +107,12 @@ export function readPipelineReusing(text: string, read: PipelineFileReader, file
       }
       const footprint = entries?.footprint([name, ...resolver.consultedBy(entry.value)], parentsOf) ?? [];
       const before = reusable?.previous.jobs.get(name);
-      const kept = before && sameFootprint(before.footprint, footprint) ? reuse(before, reusable!.relocation) : null;
+      const kept = reusable && before && sameFootprint(before.footprint, footprint) ? reuse(before, reusable.relocation) : null;
       if (kept) {
         problems.push(...kept.problems);
         for (const [i, job] of kept.jobs.entries()) {
           jobs.push(job);
-          reused.set(job, { previous: before!.jobs[i], moved: kept.moved });
+          reused.set(job, { previous: kept.previous[i], moved: kept.moved });
         }
         memoJobs.set(name, { footprint, jobs: kept.jobs, problems: kept.problems });
         continue;
@@ -137,7 +144,7 @@ function canReuse(previous: ReadingMemo, file: string, texts: ReadonlyMap<string
 }
 
 /** A job of the previous reading, moved to where its entries are now; null when a location cannot be moved. */
-function reuse(before: { readonly jobs: readonly PipelineJob[]; readonly problems: readonly TreeProblem[]; readonly footprint: Footprint }, relocation: Relocation) {
+function reuse(before: JobReading, relocation: Relocation) {
   const problems: TreeProblem[] = [];
   for (const p of before.problems) {
     const loc = relocation.loc(p.loc);
@@ -147,7 +154,7 @@ function reuse(before: { readonly jobs: readonly PipelineJob[]; readonly problem
   const unmoved = relocation.unmoved(before.footprint);
   const moved = <T>(value: T): T | null => (unmoved ? value : relocation.locations(value));
   const jobs = moved(before.jobs);
-  return jobs ? { jobs, problems, moved } : null;
+  return jobs ? { jobs, problems, moved, previous: before.jobs } : null;
 }
 
 const MAY_BE_INCLUDED = new Set(['pipeline.extendsUnknown', 'pipeline.referenceMissing']);
