@@ -2,7 +2,7 @@
 // server and the agentcfg CLI. Run by `npm run build`, by `prepare` after install, and by the test and
 // start scripts. `--watch` rebuilds on change.
 import { chmodSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -95,6 +95,29 @@ const yamlEnvironmentOnce = {
   },
 };
 
+/**
+ * Every bundle in ASCII. esbuild escapes non-ASCII characters in strings and regular expressions
+ * but keeps them in the comments it preserves (class members, object properties: `→`, `—`), and
+ * Node holds a script with a single non-ASCII character as a two-byte string: twice the memory of
+ * the source (dist/server.js: 5.4 instead of 2.7 MB on the heap, 2.5 MiB of resident memory at
+ * start, issue 16). `\\uXXXX` reads as the same character in a comment, a string, a template, a
+ * regular expression and an identifier, so the rewrite changes no meaning; and those comments end
+ * their lines, so no code moves and the source maps stay right.
+ */
+const asciiOutput = {
+  name: 'ascii-output',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length) return;
+      const file = path.join(root, build.initialOptions.outfile);
+      const source = await readFile(file, 'utf8');
+      if (!/[\u0080-\uffff]/.test(source)) return;
+      const escaped = source.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      await writeFile(file, escaped);
+    });
+  },
+};
+
 const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [clusterCommandsExternal] },
@@ -110,11 +133,11 @@ const entries = [
 
 if (watch) {
   for (const entry of entries) {
-    const ctx = await esbuild.context({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators, yamlEnvironmentOnce] });
+    const ctx = await esbuild.context({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators, yamlEnvironmentOnce, asciiOutput] });
     await ctx.watch();
   }
   console.log('esbuild: watching client, server and cli');
 } else {
-  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators, yamlEnvironmentOnce] })));
+  await Promise.all(entries.map((entry) => esbuild.build({ ...common, ...entry, plugins: [...(entry.plugins ?? []), precompiledValidators, yamlEnvironmentOnce, asciiOutput] })));
   chmodSync(path.join(root, 'dist/cli.js'), 0o755);
 }
