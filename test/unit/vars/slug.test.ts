@@ -73,4 +73,11 @@ describe('CI_ENVIRONMENT_SLUG', () => {
   test('the suffix hashes the original name (UTF-8), so names differing only in case differ', () => {
     assert.notEqual(environmentSlug('Staging'), environmentSlug('STAGING'));
   });
+  test('slugs are remembered for a while (a bounded set): asked again, after many other names, the same answers', () => {
+    const names = Array.from({ length: 600 }, (_, i) => (i % 2 ? `review/feature-${i}` : `env${i}`));
+    const first = names.map(environmentSlug);
+    assert.deepEqual(names.map(environmentSlug), first);
+    assert.equal(environmentSlug('review/feature-1'), `review-feature-1-${sha256Base36Suffix('review/feature-1')}`);
+    assert.equal(environmentSlug('env0'), 'env0');
+  });
 });
