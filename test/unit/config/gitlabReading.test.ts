@@ -71,8 +71,15 @@ describe('duplicate keys: accepted by GitLab, the last value wins; a warning say
         [4, 'schema.enum'],
       ],
     );
-    assert.match(found[0].message, /GitLab ignores this value \(and the first one, 1 line above\) and keeps the last one, 1 line below\./);
-    assert.match(found[1].message, /GitLab keeps this last value and ignores the earlier one, 2 lines above\./);
+    assert.match(found[0].message, /GitLab ignores this value \(and the first one, 1 line above\) and keeps the last one \(loud\), 1 line below\./);
+    assert.match(found[1].message, /GitLab keeps this last value \(loud\) and ignores the earlier one \(verbose\), 2 lines above\./);
+  });
+
+  test('the values are named as written (quoted, flow, a comment left out); a block value is not', () => {
+    const message = (text: string) => check(text).find((d) => d.code === 'yaml.duplicateKey')?.message;
+    assert.match(message('flux:\n  webhook_receiver_url: "http://a # b"\n  webhook_receiver_url: http://c # the new one\n')!, /keeps this last value \(http:\/\/c\) and ignores the earlier one \("http:\/\/a # b"\)/);
+    assert.match(message('ci_access:\n  projects:\n    - id: a\n      environments: [a, b]\n      environments: [c]\n')!, /keeps this last value \(\[c\]\) and ignores the earlier one \(\[a, b\]\)/);
+    assert.match(message('ci_access:\n  projects:\n    - id: acme/app\nci_access:\n  groups:\n    - id: acme\n')!, /GitLab keeps this last value and ignores the earlier one, 3 lines above\./);
   });
 });
 

@@ -177,9 +177,27 @@ function duplicateKeyMessage(key: string, duplicate: DuplicateKey, index: TextIn
     const n = Math.abs(index.positionAt(to).line - index.positionAt(from).line);
     return `${n} line${n === 1 ? '' : 's'}`;
   };
+  // The values written on the keys' own lines are named, so the message says which value wins.
+  const shown = (keyStart: number) => {
+    const value = inlineValue(index.text, keyStart);
+    return value === null ? '' : ` (${value})`;
+  };
   const what = name ? `Duplicate key "${name}"` : 'Duplicate key';
-  if (duplicate.start === duplicate.last) return `${what}: GitLab keeps this last value and ignores the earlier one, ${lines(duplicate.first, duplicate.start)} above.`;
-  return `${what}: GitLab ignores this value (and the first one, ${lines(duplicate.first, duplicate.start)} above) and keeps the last one, ${lines(duplicate.start, duplicate.last)} below.`;
+  if (duplicate.start === duplicate.last) {
+    return `${what}: GitLab keeps this last value${shown(duplicate.last)} and ignores the earlier one${shown(duplicate.first)}, ${lines(duplicate.first, duplicate.start)} above.`;
+  }
+  return `${what}: GitLab ignores this value (and the first one, ${lines(duplicate.first, duplicate.start)} above) and keeps the last one${shown(duplicate.last)}, ${lines(duplicate.start, duplicate.last)} below.`;
+}
+
+/** The value written on a key's own line (`level: debug` → `debug`), cut at 40 characters; null for a value on the lines below (a block). */
+function inlineValue(text: string, keyStart: number): string | null {
+  const afterKey = keyEnd(text, keyStart);
+  const lineEnd = text.indexOf('\n', afterKey);
+  let value = text.slice(afterKey, lineEnd === -1 ? text.length : lineEnd).replace(/^\s*:/, '').trim();
+  // A comment is no part of a plain value; a quoted one may hold " #".
+  if (!/^["']/.test(value)) value = value.replace(/(^|\s)#.*$/, '').trim();
+  if (!value) return null;
+  return value.length > 40 ? `${value.slice(0, 39)}…` : value;
 }
 
 /** The key/value located at a data path, with the pair that holds it when it is a map value. */
