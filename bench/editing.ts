@@ -46,6 +46,8 @@ interface Figures {
   open: number;
   openCount: number;
   edit: number[];
+  /** The server's main-thread CPU per edit (NaN for a server whose process is not read). */
+  editCpu: number[];
   editCount: number;
   burst: number[];
   hover: number[];
@@ -180,6 +182,11 @@ async function main(): Promise<void> {
       median(peer.edit),
     );
     row(
+      "edit → diagnostics, server main-thread CPU, median",
+      median(ours.editCpu),
+      median(peer.editCpu),
+    );
+    row(
       "edit → diagnostics, max",
       Math.max(...ours.edit),
       Math.max(...peer.edit),
@@ -237,7 +244,7 @@ async function main(): Promise<void> {
 }
 
 /** The peer's column where it is not run. */
-const notRun: Figures = { open: NaN, openCount: 0, edit: [NaN], editCount: 0, burst: [NaN], hover: [NaN], hoverAnswered: true, completion: [NaN], completionAnswered: true, peakRss: NaN };
+const notRun: Figures = { open: NaN, openCount: 0, edit: [NaN], editCpu: [NaN], editCount: 0, burst: [NaN], hover: [NaN], hoverAnswered: true, completion: [NaN], completionAnswered: true, peakRss: NaN };
 
 void main().catch((err: unknown) => {
   console.error(err);
@@ -282,6 +289,7 @@ async function measure(
   await new Promise((resolve) => setTimeout(resolve, 300));
   const opened = await lsp.open(uri, text);
   const edit: number[] = [];
+  const editCpu: number[] = [];
   let editCount = 0;
   const editStarted = performance.now();
   for (
@@ -301,7 +309,9 @@ async function measure(
           };
     // A pause before each keystroke, as between a user's edits: both servers debounce bursts.
     await new Promise((resolve) => setTimeout(resolve, EDIT_PAUSE_MS));
+    const cpuBefore = lsp.mainThreadCpuMs();
     const result = await lsp.edit(uri, range, i % 2 === 0 ? "x" : "");
+    editCpu.push(lsp.mainThreadCpuMs() - cpuBefore);
     edit.push(result.ms);
     editCount = result.count;
   }
@@ -339,6 +349,7 @@ async function measure(
     open: opened.ms,
     openCount: opened.count,
     edit,
+    editCpu,
     editCount,
     burst,
     hover: hover.times,

@@ -206,6 +206,19 @@ export class BenchServer {
     return Math.max(0, ...this.rssSamples);
   }
 
+  /**
+   * CPU time the server's main thread (the one running JavaScript) has used, in milliseconds, from
+   * /proc/<pid>/schedstat (nanoseconds); NaN where that is not available. Unlike wall time it does
+   * not count the time the thread waited for a core, so it stays readable on a loaded machine.
+   */
+  mainThreadCpuMs(): number {
+    try {
+      return Number(readFileSync(`/proc/${this.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    } catch {
+      return NaN;
+    }
+  }
+
   async stop(): Promise<void> {
     clearInterval(this.sampler);
     try {

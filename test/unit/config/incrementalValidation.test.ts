@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { isCollection, isNode, isPair } from 'yaml';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
 import { rescanLayout, scanLayout } from '../../../server/src/engine/config/incremental/layout';
@@ -41,7 +42,29 @@ function assertSameAsWhole(incremental: IncrementalAgentConfig, text: string, ow
     for (let offset = 0; offset < text.length; offset += 97) {
       assert.deepEqual(pathAtOffset(model.doc!, offset), pathAtOffset(whole.doc, offset), `path at offset ${offset} differs ${step}`);
     }
+    // Every node where the whole parse puts it (entries are moved lazily: reading them here moves them).
+    if (incremental.incremental) assert.deepEqual(nodeRanges(model.doc!.contents), nodeRanges(whole.doc.contents), `node ranges differ ${step}`);
   }
+}
+
+/**
+ * Where every node of a tree starts and ends, in document order, with its depth. Not `range[2]`
+ * (where the comments and blank lines after a node end): at the last node of an entry followed by
+ * a blank line it already differed from the whole parse before entries were moved lazily.
+ */
+function nodeRanges(root: unknown): string[] {
+  const out: string[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (isPair(node)) {
+      walk(node.key, depth);
+      walk(node.value, depth);
+    } else if (isNode(node)) {
+      out.push(`${depth}:${node.range?.slice(0, 2).join(',')}`);
+      if (isCollection(node)) node.items.forEach((item) => walk(item, depth + 1));
+    }
+  };
+  walk(root, 0);
+  return out;
 }
 
 describe('incremental validation equals a from-scratch validation', () => {
@@ -122,6 +145,37 @@ describe('incremental validation equals a from-scratch validation', () => {
   });
 });
 
+describe('entries that keep their place or only move', () => {
+  it('an edit before many entries moves their nodes when they are read, by all the edits since', () => {
+    const text = generateAgentConfig(300);
+    const incremental = new IncrementalAgentConfig();
+    incremental.update(text);
+    // Five edits near the top: no one reads the entries below in between.
+    let edited = text;
+    for (let k = 0; k < 5; k++) edited = edited.replace(`service-${k}\n`, `service-${k}-longer\n`);
+    for (const version of [text.replace('service-0\n', 'service-0-longer\n'), edited]) incremental.update(version);
+    const model = incremental.update(edited);
+    assert.ok(incremental.incremental);
+    assert.deepEqual(nodeRanges(model.doc!.contents), nodeRanges(parseYaml(edited).doc!.contents));
+  });
+
+  it('two entries swapped by one edit keep their parsed nodes (found again by text)', () => {
+    const text = generateAgentConfig(50);
+    const lines = text.split('\n');
+    const entryStarts = lines.flatMap((l, i) => (l.startsWith('    - id: ') ? [i] : []));
+    const [a, b, c] = [entryStarts[10], entryStarts[11], entryStarts[12]];
+    const swapped = [...lines.slice(0, a), ...lines.slice(b, c), ...lines.slice(a, b), ...lines.slice(c)].join('\n');
+    const incremental = new IncrementalAgentConfig();
+    const before = incremental.update(text);
+    const after = incremental.update(swapped);
+    assert.ok(incremental.incremental);
+    const items = (doc: typeof before) => (doc.doc!.getIn(['ci_access', 'projects']) as { items: unknown[] }).items;
+    assert.equal(items(after)[10], items(before)[11]);
+    assert.equal(items(after)[11], items(before)[10]);
+    assert.deepEqual(incremental.diagnostics(OPTIONS, {}), validateAgentConfig(swapped, OPTIONS));
+  });
+});
+
 describe('layout scan', () => {
   it('finds the entries of each list, items indented or not', () => {
     const layout = scanLayout(['ci_access:', '  projects:', '    - id: a', '      x: 1', '    # c', '    - id: b', '  groups:', '  - id: g', 'user_access:', '  projects:', '  - id: u', ''].join('\n'));
@@ -163,7 +217,7 @@ describe('what an edit derives from the previous version equals a scan of the wh
       let derived = 0;
       for (let step = 0; step < 300; step++) {
         const edited = randomEdit(text, random);
-        const rescanned = rescanLayout({ text, layout }, edited, change(text, edited));
+        const rescanned = rescanLayout({ text, layout }, edited, change(text, edited))?.layout ?? null;
         const whole = scanLayout(edited);
         if (rescanned) {
           derived++;

@@ -6,8 +6,8 @@ import { humanPath } from '../schemaDiagnostics';
 import { authorizedEntityLimit } from '../gitlabVersions';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
-import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type ListSlice } from './layout';
-import { moveDocument, moveNodes, shiftRanges, type NodeRange } from './shiftNodes';
+import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type LayoutEdit, type ListSlice } from './layout';
+import { moveDocument, moveNodes, moveTree, placedLazily, trimItems } from './shiftNodes';
 
 /** `<section>:` and `<list>:` put before a lone entry so it parses at the same depth as in the file. */
 const HEADER_LINES = 2;
@@ -18,24 +18,26 @@ const CHUNK_ENTRIES = 100;
 /** A diagnostic whose lines count from the first line of its entry. */
 type RelativeDiagnostic = EngineDiagnostic;
 
+/** Shared by the many entries without a problem (one empty array each would add up in a big file). */
+const NO_DIAGNOSTICS: readonly RelativeDiagnostic[] = Object.freeze([]);
+
 /** One list entry, parsed (with its new neighbours) under its list's header, reused for as long as its text does not change. */
 interface EntryPart {
-  /** The text parsed: the header, then the entry's lines. The cache key. */
-  readonly source: string;
   readonly path: EntryListPath;
-  /** The entry's tree; its nodes are moved to where the entry stands in the current version. */
+  /** The entry's tree, placed lazily (shiftNodes.ts placedLazily): it stands where the entry stands in the current version. */
   readonly item: Node;
-  /** The `range` of every node of `item`: moving the entry shifts these, without walking the tree. */
-  readonly ranges: readonly NodeRange[];
   readonly itemValue: unknown;
   /** The entry's `id` lower-cased (GitLab compares ids so), null when it has no string id. */
   readonly lowerId: string | null;
   /** Duplicate keys and parser warnings inside the entry. */
   readonly yamlDiagnostics: readonly RelativeDiagnostic[];
-  /** Offset in the document of offset 0 of `source`, as the nodes currently say. */
+  /** Offset in the document of offset 0 of the parsed text (the header, then the entry), as the nodes currently say. */
   delta: number;
-  /** Checks per settings (`owner`) and per variant (with or without the rules checks); null: not local. */
-  checks: { owner: unknown; byVariant: Map<string, readonly RelativeDiagnostic[] | null> };
+  /** The settings (`owner`) the checks below were made with. */
+  checksOwner: unknown;
+  /** The checks of the entry among the first 100 or 500 (with the rules checks) and past them; null: not local, undefined: not made. */
+  honouredChecks: readonly RelativeDiagnostic[] | null | undefined;
+  beyondLimitChecks: readonly RelativeDiagnostic[] | null | undefined;
   /** The last composition that placed this part (a part stands at one place per version). */
   usedIn: number;
 }
@@ -55,6 +57,9 @@ interface Cut {
 interface PlacedList {
   readonly slice: ListSlice;
   readonly parts: readonly EntryPart[];
+  /** The parts' trees and values, in the same order (copied from the last version's arrays, not gathered from the parts). */
+  readonly items: readonly Node[];
+  readonly values: readonly unknown[];
 }
 
 /** A version built from parts: the file without the entries of each list but the last (the skeleton), and the entries. */
@@ -89,8 +94,6 @@ interface WholeVersion {
  * reports outside its entry — this version is parsed and validated whole instead.
  */
 export class IncrementalAgentConfig {
-  /** The parts of the last composed version, by text (a moved or duplicated entry is found here). */
-  private readonly pool = new Map<string, EntryPart[]>();
   private skeletonChecks: { text: string; owner: unknown; diagnostics: readonly EngineDiagnostic[] } | null = null;
   private current: ComposedVersion | WholeVersion | null = null;
   /** The last version composed from parts: its entries' positions let the next one reuse them. */
@@ -142,7 +145,8 @@ export class IncrementalAgentConfig {
     // its own in the time of the change when they can be.
     const previous = this.lastComposed;
     const shared = previous ? sharedEnds(previous.text, text) : { prefix: 0, suffix: 0 };
-    const layout = (previous && rescanLayout(previous, text, shared)) || scanLayout(text);
+    const rescanned = previous ? rescanLayout(previous, text, shared) : null;
+    const layout = rescanned?.layout ?? scanLayout(text);
     if (!layout || !layout.lists.length) return null;
     const index = previous ? TextIndex.edited(previous.parsed.index, text, shared) : new TextIndex(text);
 
@@ -167,85 +171,74 @@ export class IncrementalAgentConfig {
     const skeletonParsed = parseYaml(skeleton);
     if (skeletonParsed.hasSyntaxErrors || !skeletonParsed.doc) return null;
 
-    // Entries wholly inside the text this version shares with the last composed one (at its start
-    // or at its end) keep their part by position; the others are looked up by text, then parsed.
-    const growth = text.length - (previous?.text.length ?? 0);
     const epoch = ++this.compositions;
     const created: EntryPart[] = [];
+    const retired: EntryPart[] = [];
     const lists: PlacedList[] = [];
-    for (const slice of layout.lists) {
+    for (let li = 0; li < layout.lists.length; li++) {
+      const slice = layout.lists[li];
       const header = `${slice.path[0]}:\n${' '.repeat(slice.keyIndent)}${slice.path[1]}:\n`;
-      const sourceOf = (i: number) => header + text.slice(slice.entries[i].start, slice.entries[i].end);
-      // The same list (same header) in the last composed version.
-      const before = previous?.lists.find((l) => l.slice.path.join() === slice.path.join() && l.slice.keyIndent === slice.keyIndent);
-      let j = 0;
-      const parts: (EntryPart | null)[] = slice.entries.map((entry, i) => {
-        // Both lists are in text order, and so are the offsets looked for: one pass over the old list.
-        const at = entry.end <= shared.prefix ? entry.start : entry.start >= text.length - shared.suffix ? entry.start - growth : -1;
-        if (before && at !== -1) {
-          const old = before.slice.entries;
-          while (j < old.length && old[j].start < at) j++;
-          const moved = entry.end <= shared.prefix ? 0 : growth;
-          if (j < old.length && old[j].start === at && old[j].end + moved === entry.end && before.parts[j].usedIn !== epoch) {
-            before.parts[j].usedIn = epoch;
-            return before.parts[j];
+      const kept = rescanned && previous ? keptAroundEdit(previous.lists[li], li, rescanned.edit) : keptInSharedText(slice, previous, shared, text.length, epoch);
+      const { parts, unplaced } = kept;
+      // The entries that lost their place are looked up by text among the last version's parts that
+      // lost theirs (an entry moved by one edit, a text pasted back), the others parsed.
+      let byText: Map<string, EntryPart[]> | null = null;
+      const fresh: number[] = [];
+      for (let i = kept.from; i < kept.to; i++) {
+        if (parts[i]) continue;
+        if (unplaced.length && previous) {
+          byText ??= partsByText(unplaced, previous.text);
+          const found = byText.get(text.slice(slice.entries[i].start, slice.entries[i].end))?.shift();
+          if (found) {
+            found.usedIn = epoch;
+            parts[i] = found;
+            continue;
           }
         }
-        return this.reuse(sourceOf(i), epoch);
-      });
+        fresh.push(i);
+      }
       // Entries not seen before are parsed in runs of neighbours, one parse per run: far cheaper
       // than one parse per entry when a file is opened, and lighter than one parse of the whole.
-      for (let i = 0; i < parts.length; ) {
-        if (parts[i]) {
-          i++;
-          continue;
-        }
-        let end = i + 1;
-        while (end < parts.length && !parts[end] && end - i < CHUNK_ENTRIES) end++;
-        const parsed = parseRun(text, header, slice, i, end, sourceOf, index, epoch);
+      for (let k = 0; k < fresh.length; ) {
+        let end = k + 1;
+        while (end < fresh.length && fresh[end] === fresh[end - 1] + 1 && end - k < CHUNK_ENTRIES) end++;
+        const parsed = parseRun(text, header, slice, fresh[k], fresh[end - 1] + 1, index, epoch);
         if (!parsed) return null;
-        parsed.forEach((part, k) => (parts[i + k] = part));
+        parsed.forEach((part, n) => (parts[fresh[k] + n] = part));
         created.push(...parsed);
-        i = end;
+        k = end;
       }
-      parts.forEach((part, i) => place(part!, slice.entries[i].start - header.length));
-      lists.push({ slice, parts: parts as EntryPart[] });
+      if (rescanned) for (const { part } of unplaced) if (part.usedIn !== epoch) retired.push(part);
+      // Parts before `movedFrom` stand where they stood; the others move with the text before them.
+      for (let i = kept.movedFrom; i < parts.length; i++) place(parts[i]!, slice.entries[i].start - header.length);
+      const done = parts as EntryPart[];
+      const [items, values] = kept.arrays ? kept.arrays(done.slice(kept.from, kept.to)) : [done.map((p) => p.item), done.map((p) => p.itemValue)];
+      lists.push({ slice, parts: done, items, values });
     }
+    // Lists of the last version that this one no longer has.
+    if (!rescanned) for (const list of previous?.lists ?? []) for (const part of list.parts) if (part.usedIn !== epoch) retired.push(part);
 
     moveDocument(skeletonParsed.doc, (offset) => cuts.reduce((o, cut) => (offset > cut.at ? o + cut.chars : o), offset));
     const value = skeletonParsed.value;
     const diagnostics = skeletonToDocument(skeletonParsed.diagnostics, cuts);
-    for (const { slice, parts } of lists) {
+    for (const { slice, parts, items, values } of lists) {
       const seq = nodeAtPath(skeletonParsed.doc, slice.path)?.node;
       const section = isRecord(value) ? value[slice.path[0]] : undefined;
       const data = isRecord(section) ? section[slice.path[1]] : undefined;
       if (!isSeq(seq) || seq.items.length !== 1 || !isRecord(section) || !Array.isArray(data) || data.length !== 1) return null;
-      seq.items = parts.map((p) => p.item);
-      section[slice.path[1]] = parts.map((p) => p.itemValue);
-      parts.forEach((part, i) => diagnostics.push(...part.yamlDiagnostics.map((d) => moveLines(d, (l) => l + slice.entries[i].line))));
+      // Copies: readers of this version must not see the next one's arrays.
+      seq.items = items.slice();
+      section[slice.path[1]] = values.slice();
+      for (let i = 0; i < parts.length; i++) {
+        if (parts[i].yamlDiagnostics.length) diagnostics.push(...shiftedLines(parts[i].yamlDiagnostics, slice.entries[i].line));
+      }
     }
-    this.updatePool(previous, epoch, created);
+    for (const part of retired) this.countId(part, -1);
+    for (const part of created) this.countId(part, 1);
     const uniqueIdLists = new Set(lists.map((l) => l.slice.path.join('.')).filter((key) => !this.ids.get(key)?.repeated));
     const parsed: ParsedYaml = { text, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
     this.lastComposed = { kind: 'composed', text, parsed, layout, skeleton, cuts, lists, uniqueIdLists };
     return this.lastComposed;
-  }
-
-  /** The pool holds exactly the parts of the last composed version, by text; the id counts follow. */
-  private updatePool(previous: ComposedVersion | null, epoch: number, created: readonly EntryPart[]): void {
-    for (const { parts } of previous?.lists ?? []) {
-      for (const part of parts) {
-        if (part.usedIn === epoch) continue;
-        this.countId(part, -1);
-        const same = this.pool.get(part.source)?.filter((p) => p !== part) ?? [];
-        if (same.length) this.pool.set(part.source, same);
-        else this.pool.delete(part.source);
-      }
-    }
-    for (const part of created) {
-      this.pool.set(part.source, [...(this.pool.get(part.source) ?? []), part]);
-      this.countId(part, 1);
-    }
   }
 
   /** A part enters (+1) or leaves (-1) its list: the counts of ids, and of ids given more than once. */
@@ -262,13 +255,6 @@ export class IncrementalAgentConfig {
     if (before >= 2 && after < 2) list.repeated--;
   }
 
-  /** A part for `source` from the previous versions, not used yet in this one. */
-  private reuse(source: string, epoch: number): EntryPart | null {
-    const part = this.pool.get(source)?.find((p) => p.usedIn !== epoch) ?? null;
-    if (part) part.usedIn = epoch;
-    return part;
-  }
-
   private composedDiagnostics(version: ComposedVersion, options: ValidateOptions, owner: unknown): EngineDiagnostic[] | null {
     if (this.skeletonChecks?.text !== version.skeleton || this.skeletonChecks.owner !== owner) {
       // Parsed again: the version's skeleton tree now carries document offsets.
@@ -278,20 +264,25 @@ export class IncrementalAgentConfig {
     // The entries the chosen release reads (100 of each list before 17.0, 500 from it) get the entry checks that read the model.
     const limit = authorizedEntityLimit(options.gitlabVersion);
     for (const { slice, parts } of version.lists) {
+      // A plain loop that allocates nothing for an entry without problems: it runs over every entry at each keystroke.
       for (let i = 0; i < parts.length; i++) {
-        const entry = slice.entries[i];
-        const relative = this.entryChecks(version, parts[i], entry, i < limit, options, owner);
+        const part = parts[i];
+        const honoured = i < limit;
+        const cached = part.checksOwner !== owner ? undefined : honoured ? part.honouredChecks : part.beyondLimitChecks;
+        const relative = cached !== undefined ? cached : this.entryChecks(version, part, slice.entries[i], honoured, options, owner);
         if (!relative) return null;
-        for (const d of relative) out.push(renumber(moveLines(d, (l) => l + entry.line), slice.path, i));
+        if (relative.length) out.push(...toDocumentLines(relative, slice.entries[i].line, slice.path, i));
       }
     }
     return out;
   }
 
   private entryChecks(version: ComposedVersion, part: EntryPart, entry: EntrySlice, honoured: boolean, options: ValidateOptions, owner: unknown): readonly RelativeDiagnostic[] | null {
-    if (part.checks.owner !== owner) part.checks = { owner, byVariant: new Map() };
-    const variant = honoured ? 'honoured' : 'beyondLimit';
-    const cached = part.checks.byVariant.get(variant);
+    if (part.checksOwner !== owner) {
+      part.checksOwner = owner;
+      part.honouredChecks = part.beyondLimitChecks = undefined;
+    }
+    const cached = honoured ? part.honouredChecks : part.beyondLimitChecks;
     if (cached !== undefined) return cached;
     const index = version.parsed.index;
     // The entry's tree carries document offsets, so the checks see the document's text and lines.
@@ -299,15 +290,11 @@ export class IncrementalAgentConfig {
     // GitLab reads only the first 100 or 500 entries of a list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): the rules, lint and top-level checks stop there too.
     const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}), securityLints: honoured ? (options.securityLints ?? { disabled: [] }) : false, ...(honoured && options.rules ? { rules: options.rules } : {}) });
     const lastLine = index.positionAt(entry.end).line;
-    let relative: RelativeDiagnostic[] | null = [...part.yamlDiagnostics];
-    for (const d of found) {
-      if (d.range.start.line < entry.line || d.range.end.line > lastLine) {
-        relative = null; // reported outside the entry: this check is not local, validate whole
-        break;
-      }
-      relative.push(moveLines(d, (l) => l - entry.line));
-    }
-    part.checks.byVariant.set(variant, relative);
+    // Reported outside the entry: this check is not local, validate whole (null).
+    const outside = found.some((d) => d.range.start.line < entry.line || d.range.end.line > lastLine);
+    const relative = outside ? null : found.length ? [...part.yamlDiagnostics, ...found.map((d) => moveLines(d, (l) => l - entry.line))] : part.yamlDiagnostics;
+    if (honoured) part.honouredChecks = relative;
+    else part.beyondLimitChecks = relative;
     return relative;
   }
 }
@@ -317,7 +304,7 @@ export class IncrementalAgentConfig {
  * depth as in the file), and makes one part of each item; null when the run does not parse cleanly
  * as exactly those items.
  */
-function parseRun(text: string, header: string, slice: ListSlice, from: number, to: number, sourceOf: (i: number) => string, index: TextIndex, epoch: number): EntryPart[] | null {
+function parseRun(text: string, header: string, slice: ListSlice, from: number, to: number, index: TextIndex, epoch: number): EntryPart[] | null {
   const first = slice.entries[from];
   const parsed = parseYaml(header + text.slice(first.start, slice.entries[to - 1].end));
   if (parsed.hasSyntaxErrors || !parsed.doc) return null;
@@ -333,14 +320,15 @@ function parseRun(text: string, header: string, slice: ListSlice, from: number, 
   return seq.items.map((item, k) => {
     const entry = slice.entries[from + k];
     const lastLine = index.positionAt(entry.end).line;
-    const ranges = moveNodes(item, (offset) => offset + delta);
+    moveNodes(item, (offset) => offset + delta);
+    trimItems(item); // kept for as long as the entry does not change
     const yamlDiagnostics = parsed.diagnostics
       .map((d) => moveLines(d, (l) => l + lineDelta))
       .filter((d) => d.range.start.line >= entry.line && d.range.start.line < lastLine)
       .map((d) => moveLines(d, (l) => l - entry.line));
     const value: unknown = values[k];
     const lowerId = isRecord(value) && typeof value.id === 'string' ? value.id.toLowerCase() : null;
-    return { source: sourceOf(from + k), path: slice.path, item: item as Node, ranges, itemValue: value, lowerId, yamlDiagnostics, delta: entry.start - header.length, checks: { owner: undefined, byVariant: new Map() }, usedIn: epoch };
+    return { path: slice.path, item: placedLazily(item as Node), itemValue: value, lowerId, yamlDiagnostics: yamlDiagnostics.length ? yamlDiagnostics : NO_DIAGNOSTICS, delta: entry.start - header.length, checksOwner: undefined, honouredChecks: undefined, beyondLimitChecks: undefined, usedIn: epoch };
   });
 }
 
@@ -382,17 +370,99 @@ function valueAt(value: unknown, path: EntryListPath): unknown {
   return isRecord(section) ? section[path[1]] : undefined;
 }
 
-/** Moves a part's nodes so that offset 0 of its source is at `delta` in the document. */
+/** Moves a part's nodes so that offset 0 of its parsed text is at `delta` in the document. */
 function place(part: EntryPart, delta: number): void {
   if (part.delta === delta) return;
-  shiftRanges(part.ranges, delta - part.delta);
+  moveTree(part.item, delta - part.delta);
   part.delta = delta;
 }
+
+/** The parts an edit kept by position in one list, and what it left to find or parse. */
+interface KeptParts {
+  /** One slot per entry of the new list: the part kept, or null in [from, to). */
+  readonly parts: (EntryPart | null)[];
+  readonly from: number;
+  readonly to: number;
+  /** Parts of the last version that lost their place, with their slices there: found again by text, or retired. */
+  readonly unplaced: readonly { readonly part: EntryPart; readonly slice: EntrySlice }[];
+  /** Parts from this index on may stand elsewhere than in the last version. */
+  readonly movedFrom: number;
+  /** The list's trees and values, given the parts of [from, to); null: gathered from every part. */
+  readonly arrays: ((middle: readonly EntryPart[]) => [readonly Node[], readonly unknown[]]) | null;
+}
+
+/**
+ * After an edit inside one list's entries (rescanLayout): every other list keeps all its parts,
+ * moved when after the edit, and the edited list all but those of the entries it rescanned.
+ */
+function keptAroundEdit(before: PlacedList, list: number, edit: LayoutEdit): KeptParts {
+  const whole = () => [before.items, before.values] as [readonly Node[], readonly unknown[]];
+  if (list !== edit.list) return { parts: before.parts.slice(), from: 0, to: 0, unplaced: [], movedFrom: list < edit.list ? before.parts.length : 0, arrays: whole };
+  const { from, to, added } = edit;
+  const parts = (before.parts.slice(0, from) as (EntryPart | null)[]).concat(new Array<null>(added).fill(null), before.parts.slice(to));
+  const unplaced = before.parts.slice(from, to).map((part, k) => ({ part, slice: before.slice.entries[from + k] }));
+  return {
+    parts,
+    from,
+    to: from + added,
+    unplaced,
+    movedFrom: from,
+    arrays: (middle) => [before.items.slice(0, from).concat(middle.map((p) => p.item), before.items.slice(to)), before.values.slice(0, from).concat(middle.map((p) => p.itemValue), before.values.slice(to))],
+  };
+}
+
+/**
+ * After any other change: the parts of the entries wholly inside the text this version shares
+ * with the last composed one (at its start or at its end), matched in one ordered pass.
+ */
+function keptInSharedText(slice: ListSlice, previous: ComposedVersion | null, shared: { prefix: number; suffix: number }, textLength: number, epoch: number): KeptParts {
+  const before = previous?.lists.find((l) => l.slice.path.join() === slice.path.join() && l.slice.keyIndent === slice.keyIndent);
+  const growth = textLength - (previous?.text.length ?? 0);
+  let j = 0;
+  const parts = slice.entries.map((entry): EntryPart | null => {
+    // Both lists are in text order, and so are the offsets looked for: one pass over the old list.
+    const at = entry.end <= shared.prefix ? entry.start : entry.start >= textLength - shared.suffix ? entry.start - growth : -1;
+    if (!before || at === -1) return null;
+    const old = before.slice.entries;
+    while (j < old.length && old[j].start < at) j++;
+    const moved = entry.end <= shared.prefix ? 0 : growth;
+    if (j < old.length && old[j].start === at && old[j].end + moved === entry.end && before.parts[j].usedIn !== epoch) {
+      before.parts[j].usedIn = epoch;
+      return before.parts[j];
+    }
+    return null;
+  });
+  const unplaced = before ? before.parts.flatMap((part, k) => (part.usedIn === epoch ? [] : [{ part, slice: before.slice.entries[k] }])) : [];
+  return { parts, from: 0, to: parts.length, unplaced, movedFrom: 0, arrays: null };
+}
+
+/** Parts by the text of their entry in `text` (the version they were placed in). */
+function partsByText(parts: readonly { readonly part: EntryPart; readonly slice: EntrySlice }[], text: string): Map<string, EntryPart[]> {
+  const map = new Map<string, EntryPart[]>();
+  for (const { part, slice } of parts) {
+    const key = text.slice(slice.start, slice.end);
+    const same = map.get(key);
+    if (same) same.push(part);
+    else map.set(key, [part]);
+  }
+  return map;
+}
+
 
 /** Skeleton diagnostics at their document lines, without those of the kept entries (checked as parts). */
 function skeletonToDocument(diagnostics: readonly EngineDiagnostic[], cuts: readonly Cut[]): EngineDiagnostic[] {
   const kept = diagnostics.filter((d) => !cuts.some((cut) => d.range.start.line >= cut.keptLines[0] && d.range.start.line < cut.keptLines[1]));
   return kept.map((d) => moveLines(d, (line) => cuts.reduce((l, cut) => (line >= cut.atLine ? l + cut.lines : l), line)));
+}
+
+/** Diagnostics of an entry (lines counted from its first) at the entry's `line` in the document. */
+function shiftedLines(relative: readonly RelativeDiagnostic[], line: number): EngineDiagnostic[] {
+  return relative.map((d) => moveLines(d, (l) => l + line));
+}
+
+/** The same, with the entry's index in its list in the messages that name its path. */
+function toDocumentLines(relative: readonly RelativeDiagnostic[], line: number, path: EntryListPath, index: number): EngineDiagnostic[] {
+  return shiftedLines(relative, line).map((d) => renumber(d, path, index));
 }
 
 function moveLines(d: EngineDiagnostic, map: (line: number) => number): EngineDiagnostic {

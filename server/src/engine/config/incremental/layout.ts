@@ -130,14 +130,27 @@ export function scanLayout(text: string): DocumentLayout | null {
 }
 
 /**
+ * What {@link rescanLayout} kept of the previous layout: the same lists in the same order, each
+ * entry the same slice (moved by the edit when after it) but in list `list`, where old entries
+ * [from, to) were replaced by `added` new ones.
+ */
+export interface LayoutEdit {
+  readonly list: number;
+  readonly from: number;
+  readonly to: number;
+  readonly added: number;
+}
+
+/**
  * The layout of `text`, a new version of `before.text` whose layout was `before.layout`, derived in
  * the time of the edit: when the changed characters lie inside one list's entries, only the entries
  * around them are scanned again (under the same list, with its indentation), and the entries after
  * them keep their slices, moved by the change. Null when the change reaches outside one list's
  * entries or the lines around it are not plain entries; the caller then scans the whole text
- * (`scanLayout`), which gives the same layout whenever this one is not null.
+ * (`scanLayout`), which gives the same layout whenever this one is not null. Also says which
+ * entries it kept ({@link LayoutEdit}).
  */
-export function rescanLayout(before: { readonly text: string; readonly layout: DocumentLayout }, text: string, change: { readonly prefix: number; readonly suffix: number }): DocumentLayout | null {
+export function rescanLayout(before: { readonly text: string; readonly layout: DocumentLayout }, text: string, change: { readonly prefix: number; readonly suffix: number }): { layout: DocumentLayout; edit: LayoutEdit } | null {
   const { prefix, suffix } = change;
   const oldEnd = before.text.length - suffix;
   const newEnd = text.length - suffix;
@@ -179,9 +192,9 @@ export function rescanLayout(before: { readonly text: string; readonly layout: D
   const lists = before.layout.lists.map((l, i): ListSlice => {
     if (i < at) return l;
     if (i > at) return { ...l, entries: l.entries.map(moved) };
-    return { ...l, entries: [...entries.slice(0, first), ...rescanned, ...entries.slice(last + 1).map(moved)] };
+    return { ...l, entries: entries.slice(0, first).concat(rescanned, entries.slice(last + 1).map(moved)) };
   });
-  return { lists };
+  return { layout: { lists }, edit: { list: at, from: first, to: last + 1, added: rescanned.length } };
 }
 
 /** The last entry starting at or before `offset` (entries are in text order; the first starts at or before it). */
