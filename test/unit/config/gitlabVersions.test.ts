@@ -35,9 +35,10 @@ const BOUNDARIES: readonly Boundary[] = [
     what: 'ci_access.instance is unknown before 17.11',
     source: 'https://docs.gitlab.com/user/clusters/agent/ci_cd_workflow/ (history), https://gitlab.com/gitlab-org/gitlab/-/issues/357516',
     text: 'ci_access:\n  instance: {}\n',
+    // From 17.11 a note: it counts only with the administrator's instance-level authorization (gitlab-org/gitlab#570346).
     cases: [
       ['17.10', ['error schema.notInVersion']],
-      ['17.11', []],
+      ['17.11', ['information authorization.instanceSetting']],
     ],
   },
   {
@@ -143,6 +144,12 @@ describe('GitLab version boundaries', () => {
   test('an unknown-before key says which release added it and which one is chosen', () => {
     const [d] = validate(entry('      protected_branches_only: true\n'), '17.2');
     assert.match(d.message, /"protected_branches_only" is not in GitLab 17\.2: it was added in 17\.3/);
+  });
+
+  test('ci_access.instance: the note names the setting and GitLab.com, on the key', () => {
+    const [d] = validate('ci_access:\n  instance:\n    environments: [staging]\n', '19.5').filter((x) => x.code === 'authorization.instanceSetting');
+    assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [1, 2, 10]);
+    assert.match(d.message, /only when an administrator enables instance-level authorization .*organization_cluster_agent_authorization_enabled.*; otherwise, and always on GitLab\.com, GitLab ignores it/);
   });
 
   test('gitops in 18.0 is an error saying "removed in 18.0"', () => {

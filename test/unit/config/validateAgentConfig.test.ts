@@ -62,8 +62,9 @@ container_scanning:
 flux:
   webhook_receiver_url: http://webhook-receiver.flux-system.svc.cluster.local
 `;
-    // The security lints judge the access it grants (docs/gitlab-behaviour.md#security-lints), not its validity.
-    assert.deepEqual(validateAgentConfig(text, { securityLints: false }), []);
+    // The security lints judge the access it grants (docs/gitlab-behaviour.md#security-lints), not its validity;
+    // the one note says what `instance` needs beyond the file (docs/gitlab-behaviour.md#ci_access-entries).
+    assert.deepEqual(validateAgentConfig(text, { securityLints: false }).map((d) => `${d.severity} ${d.code}`), ['information authorization.instanceSetting']);
   });
 
   // docs/gitlab-behaviour.md#config-file-location-and-parsing

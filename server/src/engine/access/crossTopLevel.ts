@@ -1,6 +1,7 @@
+import type { Node } from 'yaml';
 import { asRecord } from '../data';
 import type { EngineDiagnostic } from '../diagnostics';
-import { authorizedEntityLimit, hasBehaviour, VERSIONED_BEHAVIOURS, type GitlabVersion, type VersionedBehaviour } from '../config/gitlabVersions';
+import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, VERSIONED_BEHAVIOURS, type GitlabVersion, type VersionedBehaviour } from '../config/gitlabVersions';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import type { CiAccessModel, DataPath } from './model';
 import { topLevelNamespace } from './projectPath';
@@ -9,6 +10,9 @@ import { topLevelNamespace } from './projectPath';
 export const CROSS_TOP_LEVEL_IGNORED_CODE = 'authorization.crossTopLevel';
 /** The same in a release that can count it: only with the administrator's instance-level authorization. */
 export const CROSS_TOP_LEVEL_SETTING_CODE = 'authorization.crossTopLevelSetting';
+
+/** `ci_access.instance` in a release that reads it: it authorizes only with the administrator's instance-level authorization. */
+export const INSTANCE_SETTING_CODE = 'authorization.instanceSetting';
 
 /** Where an administrator enables it (docs/gitlab-behaviour.md#authorization-order). */
 const THE_SETTING =
@@ -61,4 +65,25 @@ export function crossTopLevelDiagnostics(parsed: ParsedYaml, ciAccess: CiAccessM
     });
   }
   return out;
+}
+
+/**
+ * A note on `ci_access.instance` (docs/gitlab-behaviour.md#ci_access-entries): Rails stores it only
+ * when an administrator enables instance-level authorization, a setting GitLab.com does not offer,
+ * and otherwise drops it without a message. None before the release that added the key (an error
+ * there already).
+ */
+export function instanceSettingDiagnostics(parsed: ParsedYaml, ciAccess: CiAccessModel, gitlabVersion: GitlabVersion): EngineDiagnostic[] {
+  if (!ciAccess.instance || !parsed.doc || keyAddedAfter(ciEntryPath('instance'), gitlabVersion)) return [];
+  const key = nodeAtPath(parsed.doc, ciAccess.instance.path)?.pair?.key;
+  const span = nodeSpan(key as Node | null | undefined);
+  if (!span) return [];
+  return [
+    {
+      range: parsed.index.range(span[0], span[1]),
+      severity: 'information',
+      code: INSTANCE_SETTING_CODE,
+      message: `ci_access.instance authorizes the projects of the whole instance only when ${THE_SETTING}; otherwise, and always on GitLab.com, GitLab ignores it without a message.`,
+    },
+  ];
 }

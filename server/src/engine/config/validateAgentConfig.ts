@@ -1,4 +1,4 @@
-import { crossTopLevelDiagnostics } from '../access/crossTopLevel';
+import { crossTopLevelDiagnostics, instanceSettingDiagnostics } from '../access/crossTopLevel';
 import { honouredEntries, readCiAccess, type CiAccessModel } from '../access/model';
 import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
@@ -61,6 +61,7 @@ export function partDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {
   if (options.securityLints !== false) {
     diagnostics.push(...securityLintDiagnostics(parsed, honoured(), { gitlabVersion, disabled: options.securityLints?.disabled ?? [] }));
   }
+  diagnostics.push(...instanceSettingDiagnostics(parsed, honoured(), gitlabVersion));
   if (options.rules) {
     diagnostics.push(...ruleDiagnostics(parsed, honoured(), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
     diagnostics.push(...crossTopLevelDiagnostics(parsed, honoured(), { configProjectPath: options.rules.agent.configProjectPath, gitlabVersion }));
