@@ -29,9 +29,12 @@ export interface LoadedConfig {
 
 const EMPTY = (file: string): YMap => ({ kind: 'map', entries: new Map(), loc: { file, start: 0, end: 0 } });
 
-/** Reads `text` (the file `file`) and its local includes, recursively, within {@link MAX_INCLUDES}. */
-export function loadConfig(text: string, file: string, read: PipelineFileReader): LoadedConfig {
-  const state: LoadState = { read, problems: [], texts: new Map([[file, text]]), includes: 0, limitReported: false };
+/**
+ * Reads `text` (the file `file`) and its local includes, recursively, within {@link MAX_INCLUDES};
+ * `previous` are the entries of an earlier reading of `file`, whose converted trees may be taken again.
+ */
+export function loadConfig(text: string, file: string, read: PipelineFileReader, previous?: readonly TopLevelBlock[]): LoadedConfig {
+  const state: LoadState = { read, problems: [], texts: new Map([[file, text]]), includes: 0, limitReported: false, ...(previous ? { previous } : {}) };
   const root = loadFile(text, file, state, [file]);
   const incomplete = state.problems.some((p) => p.code === 'pipeline.includeNotResolved' || p.code === 'pipeline.includeMissing');
   return { root: root ?? EMPTY(file), problems: state.problems, texts: state.texts, incomplete, ...(state.blocks ? { blocks: state.blocks } : {}) };
@@ -45,11 +48,14 @@ interface LoadState {
   limitReported: boolean;
   /** The first file's entries (the including file is read first). */
   blocks?: readonly TopLevelBlock[];
+  /** The first file's entries in an earlier reading. */
+  readonly previous?: readonly TopLevelBlock[];
 }
 
 function loadFile(text: string, file: string, state: LoadState, chain: readonly string[]): YMap | null {
-  const tree = readTree(text, file);
-  if (chain.length === 1) state.blocks = tree.blocks;
+  const first = chain.length === 1;
+  const tree = readTree(text, file, first && state.previous ? { previous: state.previous } : {});
+  if (first) state.blocks = tree.blocks;
   state.problems.push(...tree.problems);
   if (!tree.root) return null;
   if (tree.root.kind !== 'map') {

@@ -61,11 +61,12 @@ interface JobReading {
 
 /**
  * {@link readPipeline}, taking from `previous` (the reading of an earlier version of the same file)
- * each job whose footprint is unchanged, with its locations moved, instead of reading it again.
+ * each job whose footprint is unchanged, with its locations moved, instead of reading it again, and
+ * each entry's converted tree where the entry has not moved.
  */
 export function readPipelineReusing(text: string, read: PipelineFileReader, file: string, previous: ReadingMemo | null): PipelineReading {
   const problems: TreeProblem[] = [];
-  const loaded = loadConfig(text, file, safeReader(read, problems, file));
+  const loaded = loadConfig(text, file, safeReader(read, problems, file), previous?.file === file ? previous.entries.blocks : undefined);
   problems.push(...loaded.problems);
   const locator = new Locator(loaded.texts);
   const reused = new Map<PipelineJob, ReusedJob>();

@@ -13,7 +13,7 @@
  * - Psych, unlike the yaml library's YAML 1.1 schema, reads `y` and `n` as strings (ruby/psych
  *   `lib/psych/scalar_scanner.rb`: only yes/true/on and no/false/off are booleans).
  */
-import { isAlias, isMap, isScalar, isSeq, visit, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
 
 /** Where a value is: file and [start, end) offsets in it. */
@@ -87,6 +87,9 @@ export interface TopLevelBlock {
   readonly parse: object;
   /** Indexes of earlier entries in the file's list of blocks. */
   readonly aliased: readonly number[];
+  readonly entry: YEntry;
+  /** No anchor and no alias: its tree neither reaches nor is reached by another entry's. */
+  readonly selfContained: boolean;
 }
 
 export const REFERENCE_TAG = '!reference';
@@ -108,10 +111,10 @@ const MAX_SYNTAX_PROBLEMS = 5;
  * so after an edit only the edited job is parsed again (the YAML parse is most of the time spent);
  * anything else, and any entry that does not parse cleanly on its own, takes the whole-document path.
  */
-export function readTree(text: string, file: string, options: { incremental?: boolean } = {}): ReadTree {
+export function readTree(text: string, file: string, options: { incremental?: boolean; previous?: readonly TopLevelBlock[] } = {}): ReadTree {
   if (options.incremental !== false) {
     const blocks = topLevelBlocks(text);
-    const read = blocks ? readBlocks(text, file, blocks) : null;
+    const read = blocks ? readBlocks(text, file, blocks, options.previous ?? []) : null;
     if (read) return read;
   }
   return readWhole(text, file);
@@ -210,31 +213,12 @@ function parseBlock(block: string): Document.Parsed | null {
 }
 
 /**
- * Converted entries kept by their parse, with where they were converted: an entry at the same place
- * of the same file converts to the same tree, which is immutable. Only entries with no anchor and no
- * alias are kept: their trees neither reach nor are reached by another entry's.
+ * The file read entry by entry; null to fall back to the whole document. A self-contained entry of
+ * `previous` (an earlier reading of the same file) found at the same place with the same parse
+ * converts to the same tree, which is immutable: it is taken again, so after an edit only the
+ * entries from the edit down are converted.
  */
-const convertedBlocks = new WeakMap<Document.Parsed, { readonly file: string; readonly start: number; readonly entry: YEntry }>();
-const selfContainedParses = new WeakMap<Document.Parsed, boolean>();
-
-function selfContained(doc: Document.Parsed): boolean {
-  let known = selfContainedParses.get(doc);
-  if (known === undefined) {
-    known = true;
-    visit(doc, {
-      Node: (_, node) => {
-        if (!isAlias(node) && !node.anchor) return undefined;
-        known = false;
-        return visit.BREAK;
-      },
-    });
-    selfContainedParses.set(doc, known);
-  }
-  return known;
-}
-
-/** The file read entry by entry; null to fall back to the whole document. */
-function readBlocks(text: string, file: string, blocks: readonly Block[]): ReadTree | null {
+function readBlocks(text: string, file: string, blocks: readonly Block[], previous: readonly TopLevelBlock[]): ReadTree | null {
   const docs: Document.Parsed[] = [];
   for (const block of blocks) {
     const doc = parseBlock(block.text);
@@ -244,25 +228,24 @@ function readBlocks(text: string, file: string, blocks: readonly Block[]): ReadT
   // An entry written twice word for word is one parse: converting it twice would give the second
   // the first one's nodes, and offsets. Rare enough for the whole document to read.
   if (new Set(docs).size !== docs.length) return null;
+  const before = new Map(previous.filter((b) => b.selfContained).map((b) => [b.parse, b]));
   const converter = new Converter(text, file);
   const entries = new Map<string, YEntry>();
   const read: TopLevelBlock[] = [];
   for (const [i, doc] of docs.entries()) {
     const start = blocks[i].start;
-    const kept = convertedBlocks.get(doc);
-    if (kept && kept.file === file && kept.start === start) {
-      entries.set(kept.entry.key, kept.entry);
-      read.push({ key: kept.entry.key, start, parse: doc, aliased: NO_BLOCKS });
+    const kept = before.get(doc);
+    if (kept?.start === start) {
+      entries.set(kept.key, kept.entry);
+      read.push(kept);
       continue;
     }
     converter.offset = start;
     converter.block = i;
-    const clean = converter.problems.length === 0 && converter.tooDeepAt === null;
     const pair = (doc.contents as { items: Pair<Node, Node | null>[] }).items[0];
     for (const [key, entry] of converter.entries([pair])) {
       entries.set(key, entry);
-      read.push({ key, start, parse: doc, aliased: converter.aliasedBy(i) });
-      if (clean && converter.problems.length === 0 && converter.tooDeepAt === null && selfContained(doc)) convertedBlocks.set(doc, { file, start, entry });
+      read.push({ key, start, parse: doc, aliased: converter.aliasedBy(i), entry, selfContained: converter.selfContained(i) });
     }
   }
   if (converter.problems.length > 0 || converter.tooDeepAt !== null) return null;
@@ -293,6 +276,10 @@ class Converter {
   block = 0;
   /** The entry each anchor name was last defined in. */
   private readonly anchorBlocks = new Map<string, number>();
+  /** The entries that define an anchor. */
+  private readonly anchoring = new Set<number>();
+  /** The entries with an alias. */
+  private readonly aliasing = new Set<number>();
   /** Per entry, the other entries its aliases reach; absent for an entry without aliases out of it. */
   private readonly aliased = new Map<number, Set<number>>();
   readonly problems: TreeProblem[] = [];
@@ -334,6 +321,7 @@ class Converter {
     if (anchor) {
       this.anchors.set(anchor, node);
       this.anchorBlocks.set(anchor, this.block);
+      this.anchoring.add(this.block);
     }
     this.inProgress.add(node);
     let out: YNode;
@@ -364,8 +352,14 @@ class Converter {
     return reached ? [...reached] : NO_BLOCKS;
   }
 
+  /** Whether `block` defines no anchor and its aliases reach nothing (not even itself). */
+  selfContained(block: number): boolean {
+    return !this.anchoring.has(block) && !this.aliasing.has(block);
+  }
+
   /** The entry being converted reaches `target`'s value, and with it whatever that value's aliases reach. */
   private noteAlias(target: number): void {
+    this.aliasing.add(this.block);
     if (target === this.block) return;
     let reached = this.aliased.get(this.block);
     if (!reached) this.aliased.set(this.block, (reached = new Set()));
