@@ -1,4 +1,5 @@
 import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
+import { INSTANCE_LEVEL_SETTING } from './crossTopLevel';
 import { matchEnvironment } from './environmentMatcher';
 import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel } from './model';
 import { ancestorGroups, topLevelNamespace } from './projectPath';
@@ -41,9 +42,6 @@ const IMPLICIT: AccessEntry = {
   protectedBranchesOnly: false,
   resourceManagement: false,
 };
-
-/** The administrator's setting that instance-wide and cross-top-level authorizations need. */
-const INSTANCE_SETTING = 'an administrator enables instance-level authorization (application setting organization_cluster_agent_authorization_enabled; self-managed only, not GitLab.com)';
 
 /** What decides which entries GitLab counts, besides the file. */
 export interface AuthorizationOptions {
@@ -135,7 +133,7 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   steps.push(`${describeCandidate(winner)} is the closest authorization`);
   // Rails stores the instance authorization only with the administrator's setting (docs/gitlab-behaviour.md#ci_access-entries);
   // the file relies on it, so it is taken as on, and said.
-  if (winner.via === 'instance') steps.push(`it counts only where ${INSTANCE_SETTING}: taken as on here`);
+  if (winner.via === 'instance') steps.push(`it counts only where ${INSTANCE_LEVEL_SETTING}: taken as on here`);
   if (shadowed.length) steps.push(`it shadows ${shadowed.map(describeCandidate).join(', ')} (first per agent wins)`);
   const entry = winner.entry ?? IMPLICIT;
 

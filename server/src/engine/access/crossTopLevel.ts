@@ -14,8 +14,8 @@ export const CROSS_TOP_LEVEL_SETTING_CODE = 'authorization.crossTopLevelSetting'
 /** `ci_access.instance` in a release that reads it: it authorizes only with the administrator's instance-level authorization. */
 export const INSTANCE_SETTING_CODE = 'authorization.instanceSetting';
 
-/** Where an administrator enables it (docs/gitlab-behaviour.md#authorization-order). */
-const THE_SETTING =
+/** Where an administrator enables it (docs/gitlab-behaviour.md#authorization-order); the simulation's explanations name it too. */
+export const INSTANCE_LEVEL_SETTING =
   'an administrator enables instance-level authorization (Admin > Settings > General > GitLab agent for Kubernetes > "Enable instance level authorization", application setting organization_cluster_agent_authorization_enabled; self-managed only)';
 
 /**
@@ -46,8 +46,8 @@ export function crossTopLevelDiagnostics(parsed: ParsedYaml, ciAccess: CiAccessM
       severity: allowed ? 'information' : 'warning',
       code: allowed ? CROSS_TOP_LEVEL_SETTING_CODE : CROSS_TOP_LEVEL_IGNORED_CODE,
       message: allowed
-        ? `The ${where}: GitLab counts it only when ${THE_SETTING}; otherwise it ignores the entry without a message.`
-        : `The ${where}: GitLab ${options.gitlabVersion} ignores the entry without a message. From GitLab ${added}, ${section} may name projects and groups of other top-level groups when ${THE_SETTING}.`,
+        ? `The ${where}: GitLab counts it only when ${INSTANCE_LEVEL_SETTING}; otherwise it ignores the entry without a message.`
+        : `The ${where}: GitLab ${options.gitlabVersion} ignores the entry without a message. From GitLab ${added}, ${section} may name projects and groups of other top-level groups when ${INSTANCE_LEVEL_SETTING}.`,
       data: { section, added, version: options.gitlabVersion, configProjectPath: options.configProjectPath },
     });
   };
@@ -83,7 +83,7 @@ export function instanceSettingDiagnostics(parsed: ParsedYaml, ciAccess: CiAcces
       range: parsed.index.range(span[0], span[1]),
       severity: 'information',
       code: INSTANCE_SETTING_CODE,
-      message: `ci_access.instance authorizes the projects of the whole instance only when ${THE_SETTING}; otherwise, and always on GitLab.com, GitLab ignores it without a message.`,
+      message: `ci_access.instance authorizes the projects of the whole instance only when ${INSTANCE_LEVEL_SETTING}; otherwise, and always on GitLab.com, GitLab ignores it without a message.`,
     },
   ];
 }

@@ -154,7 +154,7 @@ export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: 
     identity,
     context: kubeContextName(agent),
     // Before the release that added `resource_management`, the key is unknown: no managed resources.
-    resource_management: (entry?.resourceManagement ?? false) && !keyAddedAfter(ciEntryPath(entry!.kind, 'resource_management'), options.gitlabVersion ?? NEWEST_GITLAB_VERSION),
+    resource_management: entry !== null && entry.resourceManagement && !keyAddedAfter(ciEntryPath(entry.kind, 'resource_management'), options.gitlabVersion ?? NEWEST_GITLAB_VERSION),
     problems,
     denial: null,
     explanation,
