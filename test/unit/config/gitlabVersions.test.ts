@@ -155,6 +155,9 @@ describe('GitLab version boundaries', () => {
   test('gitops in 18.0 is an error saying "removed in 18.0"', () => {
     const [d] = validate('gitops:\n  manifest_projects: []\n', '18.0');
     assert.match(d.message, /removed in 18\.0/);
+    // Its successor is Flux the tool, not the `flux` section of the file (it used to say "Use `flux`").
+    assert.match(d.message, /deploy with Flux: https:\/\/docs\.gitlab\.com\/user\/clusters\/agent\/gitops\/migrate_to_flux\/$/);
+    assert.doesNotMatch(d.message, /`flux`/);
   });
 
   test('a deprecated gitops block is still checked whole: an unknown key inside it is an error at its line (17.11)', () => {

@@ -84,8 +84,10 @@ function applyKey(root: SchemaNode, path: string, key: VersionedKey, version: Gi
       return;
     }
     case 'removed': {
-      const current = properties[name]?.['x-removed'] as { replacement?: string; renameTo?: string } | undefined;
-      const message = `\`${name}\` was removed in ${status.removed}: GitLab ${version} no longer reads it, and an unknown key makes the agent reject the whole configuration.${current?.replacement ? ` Use \`${current.replacement}\`.` : ''}`;
+      // `advice` where the successor is not a key (gitops → Flux the tool, not the `flux` section).
+      const current = properties[name]?.['x-removed'] as { replacement?: string; renameTo?: string; advice?: string } | undefined;
+      const advice = current?.advice ?? (current?.replacement ? `Use \`${current.replacement}\`.` : '');
+      const message = `\`${name}\` was removed in ${status.removed}: GitLab ${version} no longer reads it, and an unknown key makes the agent reject the whole configuration.${advice ? ` ${advice}` : ''}`;
       properties[name] = {
         'x-removed': { since: status.removed, message, ...(current?.replacement ? { replacement: current.replacement } : {}), ...(current?.renameTo ? { renameTo: current.renameTo } : {}) },
         deprecationMessage: message,
