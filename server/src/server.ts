@@ -4,7 +4,6 @@
  * the protocol tests (stdio).
  */
 import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DidChangeConfigurationNotification } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticsFeature } from './lsp/diagnostics';
 import { DocumentModels } from './lsp/documentModels';
 import { CodeActionsFeature } from './lsp/codeActions';
@@ -27,11 +26,13 @@ import { PipelineJobsRequest } from './lsp/pipeline/pipelineJobsRequest';
 import { AccessDiffRequest } from './lsp/accessDiffRequest';
 import { containFailures } from './lsp/containFailures';
 import { PublishedDiagnostics } from './lsp/publishedDiagnostics';
+import { editedDocuments } from './lsp/editedDocument';
 
 const connection = createConnection(ProposedFeatures.all);
 // Before any feature registers: a feature that fails answers empty and is logged once, never a toast.
 containFailures(connection, (message) => connection.console.error(message));
-const documents = new TextDocuments(TextDocument);
+// Keystrokes do not copy a big document's text (lsp/editedDocument.ts).
+const documents = new TextDocuments(editedDocuments);
 let supportsConfiguration = false;
 let workspaceFolders: string[] = [];
 const settings = new SettingsStore(connection, () => supportsConfiguration);

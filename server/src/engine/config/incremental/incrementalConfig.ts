@@ -353,16 +353,32 @@ function loneEntryDocument(part: EntryPart): Document.Parsed {
 /** How many characters two texts share at the start and (not overlapping it) at the end. */
 function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
   const limit = Math.min(before.length, after.length);
-  // Whole blocks first (string comparison is a memory compare), then character by character.
-  const BLOCK = 4096;
-  let prefix = 0;
-  while (prefix + BLOCK <= limit && before.slice(prefix, prefix + BLOCK) === after.slice(prefix, prefix + BLOCK)) prefix += BLOCK;
-  while (prefix < limit && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  const tail = (text: string, from: number) => text.slice(text.length - from - BLOCK, text.length - from);
-  while (suffix + BLOCK <= limit - prefix && tail(before, suffix) === tail(after, suffix)) suffix += BLOCK;
-  while (suffix < limit - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  const prefix = sharedLength(limit, (at, length) => before.slice(at, at + length) === after.slice(at, at + length));
+  const tail = (text: string, from: number, length: number) => text.slice(text.length - from - length, text.length - from);
+  const suffix = sharedLength(limit - prefix, (from, length) => tail(before, from, length) === tail(after, from, length));
   return { prefix, suffix };
+}
+
+/**
+ * The length (at most `limit`) of a common run that `same(at, length)` checks piece by piece:
+ * blocks that double while they match and halve when they do not, so a text that differs in one
+ * place costs a few string comparisons (each a memory compare), not one per character or per
+ * small block.
+ */
+function sharedLength(limit: number, same: (at: number, length: number) => boolean): number {
+  let shared = 0;
+  let block = 4096;
+  while (block >= 1) {
+    const length = Math.min(block, limit - shared);
+    if (length > 0 && same(shared, length)) {
+      shared += length;
+      if (length === block) block *= 2;
+    } else {
+      if (length <= 0) break;
+      block = Math.min(block, length) >> 1;
+    }
+  }
+  return shared;
 }
 
 function valueAt(value: unknown, path: EntryListPath): unknown {
