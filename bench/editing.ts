@@ -1,9 +1,10 @@
 // Benchmark (not a test): the editing experience of our language server side by side with
 // yaml-language-server 1.25.0 (configured with our JSON schema) on the same agent configurations —
 // 10, 500, 1,000 and 5,000 ci_access entries with rules, and a 128 KiB file. For each: didOpen →
-// diagnostics, a one-character didChange → the diagnostics of that version, the last key of a
-// 10-key burst → its diagnostics, hover and completion
-// latency (median and p95), and the peak resident memory of each server process. Both servers run
+// diagnostics, a one-character didChange → the diagnostics of that version (and the server's
+// main-thread CPU for it), the last key of a 10-key burst → its diagnostics, completion requested
+// right after a keystroke, hover and completion latency (median and p95), and the peak resident
+// memory of each server process. Both servers run
 // over stdio, one at a time, each in a fresh process per file, driven by the same client code.
 // Run: node --import tsx bench/editing.ts   (needs `npm run build` first: it starts dist/server.js)
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -53,6 +54,8 @@ interface Figures {
   hover: number[];
   hoverAnswered: boolean;
   completion: number[] | null;
+  /** Completion requested right after a keystroke (issue 16): it waits for the keystroke's handling. */
+  completionAfterKey: number[] | null;
   completionAnswered: boolean;
   peakRss: number;
 }
@@ -216,6 +219,11 @@ async function main(): Promise<void> {
         percentile(ours.completion, 95),
         percentile(peer.completion, 95),
       );
+      row(
+        `keystroke → completion, median of ${c.peer ? `${ours.completionAfterKey!.length} / ${peer.completionAfterKey!.length}` : ours.completionAfterKey!.length}`,
+        median(ours.completionAfterKey!),
+        median(peer.completionAfterKey!),
+      );
     } else {
       console.log(
         formatRow([
@@ -244,7 +252,7 @@ async function main(): Promise<void> {
 }
 
 /** The peer's column where it is not run. */
-const notRun: Figures = { open: NaN, openCount: 0, edit: [NaN], editCpu: [NaN], editCount: 0, burst: [NaN], hover: [NaN], hoverAnswered: true, completion: [NaN], completionAnswered: true, peakRss: NaN };
+const notRun: Figures = { open: NaN, openCount: 0, edit: [NaN], editCpu: [NaN], editCount: 0, burst: [NaN], hover: [NaN], hoverAnswered: true, completion: [NaN], completionAfterKey: [NaN], completionAnswered: true, peakRss: NaN };
 
 void main().catch((err: unknown) => {
   console.error(err);
@@ -330,10 +338,19 @@ async function measure(
     burst.push((await lsp.burst(uri, keys, BURST.gapMs)).ms);
   }
   const textDocument = { uri };
+  const completes = Boolean(lsp.capabilities.completionProvider);
+  const completionAfterKey: number[] = [];
+  const keyedStarted = performance.now();
+  for (let i = 0; completes && i < EDITS.count && (i < 3 || performance.now() - keyedStarted < EDITS.budgetMs); i++) {
+    const { line, character } = where.editAt;
+    await new Promise((resolve) => setTimeout(resolve, EDIT_PAUSE_MS));
+    // One character typed, then deleted, as for the single edits; the request follows at once.
+    await lsp.type(uri, { start: { line, character }, end: { line, character: character + (i % 2) } }, i % 2 === 0 ? "x" : "");
+    completionAfterKey.push((await lsp.timed("textDocument/completion", { textDocument, position: where.completeAt, context: { triggerKind: 1 } })).ms);
+  }
   const hover = await repeat(() =>
     lsp.timed("textDocument/hover", { textDocument, position: where.hoverAt }),
   );
-  const completes = Boolean(lsp.capabilities.completionProvider);
   const completion = completes
     ? await repeat(() =>
         lsp.timed("textDocument/completion", {
@@ -355,6 +372,7 @@ async function measure(
     hover: hover.times,
     hoverAnswered: hover.answered,
     completion: completion?.times ?? null,
+    completionAfterKey: completes ? completionAfterKey : null,
     completionAnswered: completion?.answered ?? false,
     peakRss,
   };

@@ -142,16 +142,21 @@ export class BenchServer {
     gapMs: number,
   ): Promise<{ ms: number; count: number }> {
     for (const { range, text } of edits.slice(0, -1)) {
-      const version = (this.versions.get(uri) ?? 1) + 1;
-      this.versions.set(uri, version);
-      await this.connection.sendNotification("textDocument/didChange", {
-        textDocument: { uri, version },
-        contentChanges: [{ range, text }],
-      });
+      await this.type(uri, range, text);
       await new Promise((resolve) => setTimeout(resolve, gapMs));
     }
     const last = edits.at(-1)!;
     return this.edit(uri, last.range, last.text);
+  }
+
+  /** Sends one edit and waits for nothing: a request sent next queues behind the server's handling of it. */
+  async type(uri: string, range: LspRange, text: string): Promise<void> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
   }
 
   /** Sends a notification that makes `version` of `uri`; the milliseconds until that version's diagnostics. */
