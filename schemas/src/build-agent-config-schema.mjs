@@ -349,7 +349,10 @@ const schema = {
     ),
     // docs/gitlab-behaviour.md#removed-keys: Flux replaces gitops, but not key for key (no quick fix renames it); starboard's settings
     // moved unchanged to container_scanning, so that one is a rename.
-    gitops: removed('18.0', '`gitops` (pull-based deployment) was deprecated in 16.2 and removed in GitLab 18.0; use Flux.', { replacement: 'flux' }),
+    gitops: removed('18.0', '`gitops` (pull-based deployment) was deprecated in 16.2 and removed in GitLab 18.0; use Flux.', {
+      replacement: 'flux',
+      advice: 'Delete the section and deploy with Flux: https://docs.gitlab.com/user/clusters/agent/gitops/migrate_to_flux/',
+    }),
     starboard: removed('16.0', '`starboard` was removed in GitLab 16.0; use `container_scanning`.', { replacement: 'container_scanning', renameTo: 'container_scanning' }),
     cilium: removed('15.0', '`cilium` was removed in GitLab 15.0.'),
   },

@@ -66,9 +66,12 @@ export const CIDR = `^((${IPV4})/(3[0-2]|[12]?[0-9])|(${IPV6})/(12[0-8]|1[01][0-
 // decimal (n u m k M G T P E) or exponent suffix.
 export const QUANTITY = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+|[numkMGTPE]|[KMGTPE]i)?$';
 
-/** A removed key: always an error where it stands, with the GitLab version that removed it. */
-export const removed = (since, message, { replacement, renameTo } = {}) => ({
-  'x-removed': { since, message, ...(replacement ? { replacement } : {}), ...(renameTo ? { renameTo } : {}) },
+/**
+ * A removed key: always an error where it stands, with the GitLab version that removed it.
+ * `advice`: what to do instead, where the successor is not a key of the file.
+ */
+export const removed = (since, message, { replacement, renameTo, advice } = {}) => ({
+  'x-removed': { since, message, ...(replacement ? { replacement } : {}), ...(renameTo ? { renameTo } : {}), ...(advice ? { advice } : {}) },
   deprecationMessage: message,
   description: message,
   markdownDescription: message,
