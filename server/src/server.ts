@@ -62,6 +62,7 @@ connection.onInitialize((params) => {
 });
 
 connection.onInitialized(() => {
+  settings.prefetch();
   diagnostics.startWarmUp();
   void workspaceIds.refresh();
   if (supportsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'gitlabAgentConfig' });
