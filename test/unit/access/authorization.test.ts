@@ -4,6 +4,8 @@ import { describe, test } from 'node:test';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { matchEnvironment } from '../../../server/src/engine/access/environmentMatcher';
+import { UntrustedRegexp } from '../../../server/src/engine/expr/regexp/re2';
+import { seededRandom } from '../../support/generateConfig';
 import { simulateAccess } from '../../../server/src/engine/access/simulate';
 import type { Scenario } from '../../../server/src/engine/vars/scenario';
 
@@ -82,6 +84,32 @@ describe('environments', () => {
   for (const [pattern, env, expected] of cases) {
     test(`"${pattern}" vs "${env}" → ${expected}`, () => assert.equal(matchEnvironment(pattern, env).matches, expected));
   }
+  // matchEnvironment remembers wildcard results by pattern and environment: a key that dropped either would answer from the other.
+  test('a remembered wildcard result answers only the same pattern and environment', () => {
+    assert.equal(matchEnvironment('review/*', 'review/a').matches, true);
+    assert.equal(matchEnvironment('review/*', 'production').matches, false);
+    assert.equal(matchEnvironment('staging/*', 'review/a').matches, false);
+    assert.equal(matchEnvironment('review/*', 'review/a').matches, true);
+    assert.equal(matchEnvironment('review/*', 'production').matches, false);
+  });
+  test('an invalid wildcard pattern reports its problem every time it is matched', () => {
+    const first = matchEnvironment('(*', 'production');
+    assert.match(first.problem ?? '', /environment pattern "\(\*" is not a valid regular expression/);
+    assert.deepEqual(matchEnvironment('(*', 'production'), first);
+    assert.deepEqual(matchEnvironment('(*', 'review/a'), first);
+  });
+  // Plain wildcard patterns are matched without RE2: the same answers as RE2 on random patterns and names.
+  test('wildcard patterns agree with RE2 on random patterns and names (newlines, dots and brackets included)', () => {
+    const random = seededRandom(16);
+    const text = (alphabet: string, max: number) => Array.from({ length: Math.floor(random() * max) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    for (let i = 0; i < 3000; i++) {
+      const pattern = `${text('ab/-* .[', 5)}*${text('ab/-* .[', 4)}`;
+      const name = text('ab/-\n.', 8);
+      const compiled = UntrustedRegexp.compile(pattern.replaceAll('*', '.*'), '');
+      const expected = pattern.trim() === '' ? false : pattern === name || (compiled.ok && compiled.regexp.matches(name));
+      assert.equal(matchEnvironment(pattern, name).matches, expected, JSON.stringify({ pattern, name }));
+    }
+  });
   test('a job without an environment fails a non-empty environments list', () => {
     assert.equal(run(`ci_access:\n  projects:\n    - id: acme/app\n      environments: ["*"]\n`, { projectPath: 'acme/app' }).authorized, false);
   });

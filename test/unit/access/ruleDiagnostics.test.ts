@@ -39,6 +39,16 @@ describe('namespace checks per scenario (DNS-1123 label)', () => {
     assert.deepEqual(check(text), []);
   });
 
+  // Scenario variables are derived once per check and moved to each entry's project: each entry must see its own.
+  test('entries that differ only in their project are checked with their own project variables', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: $CI_PROJECT_NAME\n    - id: acme/My_App\n      rules:\n        - namespace: $CI_PROJECT_NAME\n    - id: acme/web\n      rules:\n        - namespace: $CI_PROJECT_NAME\n';
+    const d = check(text).filter((x) => x.code.startsWith('namespace.'));
+    assert.equal(d.length, 1, JSON.stringify(d));
+    assert.equal(d[0]!.code, 'namespace.invalidForAll');
+    assert.equal(d[0]!.range.start.line, 7);
+    assert.match(d[0]!.message, /namespace "My_App" is not a valid Kubernetes namespace/);
+  });
+
   test('default_namespace without rules is used literally: an invalid one warns (kubectl in the job would fail)', () => {
     const text = 'ci_access:\n  projects:\n    - id: acme/app\n      default_namespace: My_Apps\n';
     const d = check(text).find((x) => x.code === 'namespace.invalid');

@@ -12,6 +12,7 @@ import {
   scenarioVariables,
   type Scenario,
 } from '../../../server/src/engine/vars/index';
+import { variableValuesByProject } from '../../../server/src/engine/vars/scenario';
 import { evaluate } from '../../../server/src/engine/expr/index';
 
 const BRANCH: Scenario = {
@@ -145,4 +146,23 @@ describe('Environment#guess_tier (deployment tier when not set)', () => {
     ['sandbox', 'other'],
   ];
   for (const [name, tier] of rows) test(`guess_tier ${name} → ${tier}`, () => assert.equal(guessEnvironmentTier(name), tier));
+});
+
+// The rule checks derive a scenario's variables once and move them to each entry's project.
+describe('variableValuesByProject', () => {
+  const sorted = (values: ReadonlyMap<string, string>) => [...values].sort(([a], [b]) => a.localeCompare(b));
+  const situations: [string, Scenario][] = [
+    ['a branch', BRANCH],
+    ['a tag with an environment', { projectPath: 'x/y', ref: 'v1.0.0', isTag: true, defaultBranch: 'main', environmentName: 'review/Feature_1' }],
+    ['a merge request', { projectPath: 'x/y', ref: 'feature/login', isMergeRequest: true, defaultBranch: 'main' }],
+    ['a user variable named like a project variable', { projectPath: 'x/y', ref: 'main', defaultBranch: 'main', variables: { CI_PROJECT_NAME: 'mine', DEPLOY: 'yes' } }],
+  ];
+  for (const [name, scenario] of situations) {
+    test(`${name}: the same values as deriving the scenario in each project`, () => {
+      const inProject = variableValuesByProject(scenario);
+      for (const projectPath of ['acme/app', 'acme/team-1/Service_2', 'solo', 'a/b/c/d']) {
+        assert.deepEqual(sorted(inProject(projectPath)), sorted(allVariableValues(scenarioVariables({ ...scenario, projectPath }))), projectPath);
+      }
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { INSTANCE_LEVEL_SETTING } from './crossTopLevel';
 import { matchEnvironment } from './environmentMatcher';
-import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel } from './model';
+import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel, type EntryKind } from './model';
 import { ancestorGroups, topLevelNamespace } from './projectPath';
 
 export type Via = 'project' | 'implicit' | 'group' | 'instance';
@@ -157,7 +157,7 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   }
 
   const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
-  const protectedOnlyAdded = entry.protectedBranchesOnly ? keyAddedAfter(ciEntryPath(entry.kind, 'protected_branches_only'), version) : null;
+  const protectedOnlyAdded = entry.protectedBranchesOnly ? protectedBranchesOnlyAddedAfter(entry.kind, version) : null;
   if (protectedOnlyAdded) {
     // An unknown key to that release, which rejects the file (schema.notInVersion): the entry is read without it.
     steps.push(`protected_branches_only is not in GitLab ${version} (added in ${protectedOnlyAdded}): not applied`);
@@ -171,6 +171,25 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   }
   return { authorized: true, candidate: winner, steps, problems };
 }
+
+/**
+ * `keyAddedAfter` of an entry's `protected_branches_only`, remembered per kind and release: every
+ * simulated job of an entry with the key asks, and each answer is a search of the versioned-key table.
+ */
+function protectedBranchesOnlyAddedAfter(kind: EntryKind, version: GitlabVersion): GitlabVersion | null {
+  const key = `${kind} ${version}`;
+  let added = protectedOnlyAdded.get(key);
+  if (added === undefined) {
+    if (protectedOnlyAdded.size >= REMEMBERED_RELEASES) protectedOnlyAdded.clear();
+    added = keyAddedAfter(ciEntryPath(kind, 'protected_branches_only'), version);
+    protectedOnlyAdded.set(key, added);
+  }
+  return added;
+}
+
+/** Kind and release (joined by a space, which no kind holds) → the release that added the key, or null. */
+const protectedOnlyAdded = new Map<string, GitlabVersion | null>();
+const REMEMBERED_RELEASES = 256;
 
 function describeCandidate(c: Candidate): string {
   switch (c.via) {

@@ -6,6 +6,7 @@ import { closestMatch } from '../text/didYouMean';
 import { findVariableReferences } from '../vars/expand';
 import { checkNamespace } from '../vars/namespace';
 import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
+import { variableValuesByProject } from '../vars/scenario';
 import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
@@ -31,6 +32,7 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
   const out: EngineDiagnostic[] = [];
   const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])];
   const userVariables = new Set(context.scenarios.flatMap((s) => Object.keys(s.variables ?? {})));
+  const simulateEntry = entrySimulator(context);
   for (const entry of entries) {
     if (entry.rules && (context.options.target ?? 'proposal') === 'proposal') {
       let alwaysMatches: AccessRule | null = null;
@@ -40,7 +42,7 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
         else alwaysMatches ??= rule;
       }
     }
-    out.push(...namespaceDiagnostics(parsed, entry, context));
+    out.push(...namespaceDiagnostics(parsed, entry, context, simulateEntry));
   }
   return out;
 }
@@ -102,7 +104,7 @@ function unreachable(parsed: ParsedYaml, rule: AccessRule, cause: AccessRule): E
  * A namespace with no variables is checked once; one with variables is checked in every scenario
  * where its rule decides the outcome: invalid in all of them is an error, in some a warning.
  */
-function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: RuleCheckContext): EngineDiagnostic[] {
+function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: RuleCheckContext, simulateEntry: EntrySimulator): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
   const targets = namespaceSources(entry).filter((source) => useRules || source.rule === null);
@@ -124,7 +126,7 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     const failing: string[] = [];
     let deciding = 0;
     for (const [i, job] of context.scenarios.entries()) {
-      const outcome = (outcomes ??= simulateEntry(entry, context))[i]!;
+      const outcome = (outcomes ??= simulateEntry(entry))[i]!;
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
       const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');
@@ -139,11 +141,25 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   return out;
 }
 
-/** `entry` alone in each scenario of the context, in their order. */
-function simulateEntry(entry: AccessEntry, context: RuleCheckContext): AccessOutcome[] {
-  const model = singleEntryModel(entry);
+/** Simulates `entry` alone in each scenario of the context, in their order. */
+type EntrySimulator = (entry: AccessEntry) => AccessOutcome[];
+
+/**
+ * The entry simulator of one check. A scenario differs between entries only by its project, so
+ * each scenario's variables are derived once per check (on first use) and moved to each entry's
+ * project, instead of derived again for every entry.
+ */
+function entrySimulator(context: RuleCheckContext): EntrySimulator {
   const options = { ...context.options, anyEntry: true };
-  return context.scenarios.map((job) => simulateAccess(model, context.agent, scenarioForEntry(job, entry, context.defaultBranch), options));
+  let valuesByProject: ((projectPath: string) => Map<string, string>)[] | undefined;
+  return (entry) => {
+    const values = (valuesByProject ??= context.scenarios.map((job) => variableValuesByProject(scenarioForEntry(job, null, context.defaultBranch))));
+    const model = singleEntryModel(entry);
+    return context.scenarios.map((job, i) => {
+      const scenario = scenarioForEntry(job, entry, context.defaultBranch);
+      return simulateAccess(model, context.agent, scenario, options, values[i]!(scenario.projectPath));
+    });
+  };
 }
 
 /** A model holding only `entry`, so a scenario exercises exactly that entry. */

@@ -64,9 +64,17 @@ export function viaLabel(outcome: AccessOutcome): string | null {
   return outcome.via ? `${outcome.via}${outcome.entry ? ` ${outcome.entry}` : ''}` : null;
 }
 
-/** Simulates one scenario (a CI job) against the agent's `ci_access`. */
-export function simulateAccess(model: CiAccessModel, agent: AgentRef, scenario: Scenario, options: SimulationOptions = {}): AccessOutcome {
-  const variables = allVariableValues(scenarioVariables(scenario));
+/**
+ * Simulates one scenario (a CI job) against the agent's `ci_access`. `variables` are the scenario's
+ * variable values when the caller already has them (`variableValuesByProject`), else derived here.
+ */
+export function simulateAccess(
+  model: CiAccessModel,
+  agent: AgentRef,
+  scenario: Scenario,
+  options: SimulationOptions = {},
+  variables: ReadonlyMap<string, string> = allVariableValues(scenarioVariables(scenario)),
+): AccessOutcome {
   const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: refIsProtected(scenario) }, options);
   const problems: SimulationProblem[] = decision.problems.map((message) => ({ code: 'environment.pattern', severity: 'warning', message }));
   const explanation = [...decision.steps];

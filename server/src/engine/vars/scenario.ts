@@ -82,12 +82,7 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   };
 
   const path = scenario.projectPath;
-  const parts = path.split('/');
-  set('CI_PROJECT_PATH', path);
-  set('CI_PROJECT_PATH_SLUG', projectPathSlug(path));
-  set('CI_PROJECT_NAME', parts[parts.length - 1]);
-  set('CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/'));
-  set('CI_PROJECT_ROOT_NAMESPACE', parts[0]);
+  for (const [name, value] of projectNamingVariables(path, false)) set(name, value);
   set('CI_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
   set('CI_DEFAULT_BRANCH', scenario.defaultBranch);
 
@@ -130,6 +125,37 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
     vars.set(name, { value, availableInRulesIf: true, source: 'user', availability: 'pipeline' });
   }
   return vars;
+}
+
+/**
+ * `allVariableValues(scenarioVariables(...))` of `scenario` moved to any project, for checks that
+ * run one job situation in the project of every entry: all but the variables naming the project
+ * are derived once. A user variable of the same name still wins, as in {@link scenarioVariables}.
+ * (Only lookups read these maps, so the order of their names does not matter.)
+ */
+export function variableValuesByProject(scenario: Scenario): (projectPath: string) => Map<string, string> {
+  const shared = allVariableValues(scenarioVariables(scenario));
+  const userNames = new Set(Object.keys(scenario.variables ?? {}));
+  const isMr = scenario.isMergeRequest === true;
+  return (projectPath) => {
+    const values = new Map(shared);
+    for (const [name, value] of projectNamingVariables(projectPath, isMr)) if (!userNames.has(name)) values.set(name, value);
+    return values;
+  };
+}
+
+/** The predefined variables whose values come from the project's path: the only ones that differ between projects. */
+function projectNamingVariables(path: string, isMergeRequest: boolean): [name: string, value: string][] {
+  const parts = path.split('/');
+  const naming: [string, string][] = [
+    ['CI_PROJECT_PATH', path],
+    ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
+    ['CI_PROJECT_NAME', parts[parts.length - 1]],
+    ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
+    ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
+  ];
+  if (isMergeRequest) naming.push(['CI_MERGE_REQUEST_PROJECT_PATH', path]);
+  return naming;
 }
 
 /** Name → value of the variables `rules:if` may read (what GitLab passes to `Statement`). */
