@@ -56,10 +56,20 @@ export class RenderBudget {
   }
 }
 
+/**
+ * `1000000` as `1,000,000`, without `toLocaleString`: these messages are built when the module
+ * loads, and the first locale-aware call makes Node load ICU's locale data, about 7 MiB of resident
+ * memory in every language server and CLI process that never renders a template (issue 16, memory at
+ * 10 entries).
+ */
+function withThousandsSeparators(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** Why rendering stopped at a bound, in the user's words. */
 export const LIMIT_MESSAGES = {
   nesting: `blocks and parentheses nested more than ${MAX_TEMPLATE_NESTING} levels deep: this tool stops checking the template here`,
   depth: `templates and blocks entered more than ${MAX_RENDER_DEPTH} levels deep while rendering (a recursive {{template}}?): this tool stops rendering here`,
-  steps: `rendering takes more than ${MAX_RENDER_STEPS.toLocaleString('en-US')} steps (a loop that runs too long?): this tool stops rendering here`,
-  chars: `rendering produces more than ${MAX_RENDER_CHARS.toLocaleString('en-US')} characters: this tool stops rendering here`,
+  steps: `rendering takes more than ${withThousandsSeparators(MAX_RENDER_STEPS)} steps (a loop that runs too long?): this tool stops rendering here`,
+  chars: `rendering produces more than ${withThousandsSeparators(MAX_RENDER_CHARS)} characters: this tool stops rendering here`,
 } as const;
