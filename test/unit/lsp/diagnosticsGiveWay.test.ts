@@ -33,7 +33,6 @@ function fakeServer(document: ReadThenEdited) {
   const documents = {
     get: (uri: string) => (uri === document.uri ? document : undefined),
     all: () => [document],
-    keys: () => [document.uri],
     onDidOpen: () => undefined,
     onDidClose: () => undefined,
     onDidChangeContent: (listener: (e: { document: TextDocument }) => void) => changed.push(listener),
@@ -54,7 +53,7 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
-test('an edit that arrives while a validation joins the text: that version is not published, the new one is', async () => {
+test('an edit that arrives while a validation joins the text: that version is not published, the new one is', { timeout: 30_000 }, async () => {
   const text = 'ci_access:\n  projects:\n    - id: group/project\n      default_namespace: ns\n';
   const document = new ReadThenEdited(URI, 'yaml', 1, text);
   const { change, published } = fakeServer(document);
@@ -71,7 +70,7 @@ test('an edit that arrives while a validation joins the text: that version is no
   );
 });
 
-test('a validation that no edit overtakes is published', async () => {
+test('a validation that no edit overtakes is published', { timeout: 30_000 }, async () => {
   const document = new ReadThenEdited(URI, 'yaml', 1, 'ci_access:\n  projects:\n    - id: group/project\n');
   const { change, published } = fakeServer(document);
   change();
