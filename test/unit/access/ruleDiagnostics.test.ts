@@ -49,6 +49,15 @@ describe('namespace checks per scenario (DNS-1123 label)', () => {
     assert.match(d[0]!.message, /namespace "My_App" is not a valid Kubernetes namespace/);
   });
 
+  // A scenario's variables are remembered per scenario object and default branch: the same objects with another default branch must see it.
+  test('the same scenarios with another default branch are checked with that branch', () => {
+    const text = 'ci_access:\n  projects:\n    - id: acme/app\n      rules:\n        - namespace: app-$CI_DEFAULT_BRANCH\n';
+    const withBranch = (defaultBranch: string) => validateAgentConfig(text, { rules: { ...rules, defaultBranch } }).filter((x) => x.code.startsWith('namespace.'));
+    assert.deepEqual(withBranch('main'), []);
+    assert.deepEqual(withBranch('Dev_Branch').map((x) => x.code), ['namespace.invalidForAll']);
+    assert.deepEqual(withBranch('main'), []);
+  });
+
   test('default_namespace without rules is used literally: an invalid one warns (kubectl in the job would fail)', () => {
     const text = 'ci_access:\n  projects:\n    - id: acme/app\n      default_namespace: My_Apps\n';
     const d = check(text).find((x) => x.code === 'namespace.invalid');

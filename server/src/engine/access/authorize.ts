@@ -157,12 +157,13 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   }
 
   const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
-  const protectedOnlyAdded = entry.protectedBranchesOnly ? protectedBranchesOnlyAddedAfter(entry.kind, version) : null;
+  const protectedOnly = entry.protectedBranchesOnly ? protectedBranchesOnlyIn(version) : null;
+  const protectedOnlyAdded = protectedOnly?.addedAfter[entry.kind] ?? null;
   if (protectedOnlyAdded) {
     // An unknown key to that release, which rejects the file (schema.notInVersion): the entry is read without it.
     steps.push(`protected_branches_only is not in GitLab ${version} (added in ${protectedOnlyAdded}): not applied`);
-  } else if (entry.protectedBranchesOnly) {
-    if (!hasBehaviour('protectedBranchesOnlyWithoutFlag', version)) {
+  } else if (protectedOnly) {
+    if (!protectedOnly.withoutFlag) {
       // docs/gitlab-behaviour.md#protected-branches-filter: which state the flag has on an instance is not knowable here.
       steps.push(`GitLab ${version} filters by protected_branches_only only where the feature flag kubernetes_agent_protected_branches is on (generally available from ${VERSIONED_BEHAVIOURS.protectedBranchesOnlyWithoutFlag.added}): taken as on here`);
     }
@@ -172,23 +173,33 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   return { authorized: true, candidate: winner, steps, problems };
 }
 
-/**
- * `keyAddedAfter` of an entry's `protected_branches_only`, remembered per kind and release: every
- * simulated job of an entry with the key asks, and each answer is a search of the versioned-key table.
- */
-function protectedBranchesOnlyAddedAfter(kind: EntryKind, version: GitlabVersion): GitlabVersion | null {
-  const key = `${kind} ${version}`;
-  let added = protectedOnlyAdded.get(key);
-  if (added === undefined) {
-    if (protectedOnlyAdded.size >= REMEMBERED_RELEASES) protectedOnlyAdded.clear();
-    added = keyAddedAfter(ciEntryPath(kind, 'protected_branches_only'), version);
-    protectedOnlyAdded.set(key, added);
-  }
-  return added;
+/** What a release says about `protected_branches_only`. */
+interface ProtectedBranchesOnlyRelease {
+  /** Per entry kind, the release that added the key when this one predates it, else null. */
+  readonly addedAfter: Readonly<Record<EntryKind, GitlabVersion | null>>;
+  /** Whether the release filters without the feature flag. */
+  readonly withoutFlag: boolean;
 }
 
-/** Kind and release (joined by a space, which no kind holds) → the release that added the key, or null. */
-const protectedOnlyAdded = new Map<string, GitlabVersion | null>();
+/**
+ * Remembered per release: every simulated job of an entry with the key asks, and each answer is a
+ * search of the version tables (a tenth of a cold rule check in the editor).
+ */
+function protectedBranchesOnlyIn(version: GitlabVersion): ProtectedBranchesOnlyRelease {
+  let release = protectedBranchesOnlyReleases.get(version);
+  if (!release) {
+    if (protectedBranchesOnlyReleases.size >= REMEMBERED_RELEASES) protectedBranchesOnlyReleases.clear();
+    const addedAfter = (kind: EntryKind) => keyAddedAfter(ciEntryPath(kind, 'protected_branches_only'), version);
+    release = {
+      addedAfter: { project: addedAfter('project'), group: addedAfter('group'), instance: addedAfter('instance') },
+      withoutFlag: hasBehaviour('protectedBranchesOnlyWithoutFlag', version),
+    };
+    protectedBranchesOnlyReleases.set(version, release);
+  }
+  return release;
+}
+
+const protectedBranchesOnlyReleases = new Map<GitlabVersion, ProtectedBranchesOnlyRelease>();
 const REMEMBERED_RELEASES = 256;
 
 function describeCandidate(c: Candidate): string {

@@ -32,7 +32,6 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
   const out: EngineDiagnostic[] = [];
   const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])];
   const userVariables = new Set(context.scenarios.flatMap((s) => Object.keys(s.variables ?? {})));
-  const simulateEntry = entrySimulator(context);
   for (const entry of entries) {
     if (entry.rules && (context.options.target ?? 'proposal') === 'proposal') {
       let alwaysMatches: AccessRule | null = null;
@@ -42,7 +41,7 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
         else alwaysMatches ??= rule;
       }
     }
-    out.push(...namespaceDiagnostics(parsed, entry, context, simulateEntry));
+    out.push(...namespaceDiagnostics(parsed, entry, context));
   }
   return out;
 }
@@ -104,7 +103,7 @@ function unreachable(parsed: ParsedYaml, rule: AccessRule, cause: AccessRule): E
  * A namespace with no variables is checked once; one with variables is checked in every scenario
  * where its rule decides the outcome: invalid in all of them is an error, in some a warning.
  */
-function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: RuleCheckContext, simulateEntry: EntrySimulator): EngineDiagnostic[] {
+function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: RuleCheckContext): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
   const targets = namespaceSources(entry).filter((source) => useRules || source.rule === null);
@@ -112,55 +111,64 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   let outcomes: AccessOutcome[] | undefined;
 
   for (const target of targets) {
-    const range = spanRange(parsed, nodeAtPath(parsed.doc!, target.path)?.node);
-    if (!range) continue;
+    // Found only for a diagnostic (most namespaces have none): walking to the node is a good part of a cold check.
+    const range = () => spanRange(parsed, nodeAtPath(parsed.doc!, target.path)?.node);
     const hasVariables = findVariableReferences(target.template).length > 0;
     if (!hasVariables || (!useRules && target.rule === null)) {
       // default_namespace is used literally by GitLab; rule namespaces without variables are constant.
       const check = checkNamespace(target.template, context.options.overlongNamespace ?? 'error');
-      if (check.kind === 'invalid') {
-        out.push({ range, severity: useRules ? 'error' : 'warning', code: 'namespace.invalid', message: `"${target.template}" is not a valid Kubernetes namespace: ${check.problems.map((p) => p.message).join('; ')}.` });
+      const at = check.kind === 'invalid' ? range() : null;
+      if (check.kind === 'invalid' && at) {
+        out.push({ range: at, severity: useRules ? 'error' : 'warning', code: 'namespace.invalid', message: `"${target.template}" is not a valid Kubernetes namespace: ${check.problems.map((p) => p.message).join('; ')}.` });
       }
       continue;
     }
     const failing: string[] = [];
     let deciding = 0;
     for (const [i, job] of context.scenarios.entries()) {
-      const outcome = (outcomes ??= simulateEntry(entry))[i]!;
+      const outcome = (outcomes ??= simulateEntry(entry, context))[i]!;
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
       const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');
       if (problem) failing.push(`${job.name}: ${problem.message}`);
     }
-    if (failing.length && failing.length === deciding) {
-      out.push({ range, severity: 'error', code: 'namespace.invalidForAll', message: `The namespace is invalid in every scenario where this rule applies — ${failing.join(' | ')}` });
-    } else if (failing.length) {
-      out.push({ range, severity: 'warning', code: 'namespace.invalidForSome', message: `The namespace is invalid in ${failing.length} of ${deciding} scenarios — ${failing.join(' | ')}` });
+    const at = failing.length ? range() : null;
+    if (!at) continue;
+    if (failing.length === deciding) {
+      out.push({ range: at, severity: 'error', code: 'namespace.invalidForAll', message: `The namespace is invalid in every scenario where this rule applies — ${failing.join(' | ')}` });
+    } else {
+      out.push({ range: at, severity: 'warning', code: 'namespace.invalidForSome', message: `The namespace is invalid in ${failing.length} of ${deciding} scenarios — ${failing.join(' | ')}` });
     }
   }
   return out;
 }
 
-/** Simulates `entry` alone in each scenario of the context, in their order. */
-type EntrySimulator = (entry: AccessEntry) => AccessOutcome[];
+/** `entry` alone in each scenario of the context, in their order. */
+function simulateEntry(entry: AccessEntry, context: RuleCheckContext): AccessOutcome[] {
+  const model = singleEntryModel(entry);
+  const options = { ...context.options, anyEntry: true };
+  return context.scenarios.map((job) => {
+    const scenario = scenarioForEntry(job, entry, context.defaultBranch);
+    return simulateAccess(model, context.agent, scenario, options, jobValuesByProject(job, context.defaultBranch)(scenario.projectPath));
+  });
+}
 
 /**
- * The entry simulator of one check. A scenario differs between entries only by its project, so
- * each scenario's variables are derived once per check (on first use) and moved to each entry's
- * project, instead of derived again for every entry.
+ * A job scenario's variables, by project. A scenario differs between entries only by its project,
+ * so its variables are derived once per scenario object and default branch (the editor checks
+ * each entry alone, with the same scenario objects for the whole document) and moved to each
+ * entry's project, instead of derived again for every entry. Scenarios are never modified.
  */
-function entrySimulator(context: RuleCheckContext): EntrySimulator {
-  const options = { ...context.options, anyEntry: true };
-  let valuesByProject: ((projectPath: string) => Map<string, string>)[] | undefined;
-  return (entry) => {
-    const values = (valuesByProject ??= context.scenarios.map((job) => variableValuesByProject(scenarioForEntry(job, null, context.defaultBranch))));
-    const model = singleEntryModel(entry);
-    return context.scenarios.map((job, i) => {
-      const scenario = scenarioForEntry(job, entry, context.defaultBranch);
-      return simulateAccess(model, context.agent, scenario, options, values[i]!(scenario.projectPath));
-    });
-  };
+function jobValuesByProject(job: JobScenario, defaultBranch: string): (projectPath: string) => Map<string, string> {
+  let derived = derivedJobValues.get(job);
+  if (derived?.defaultBranch !== defaultBranch) {
+    derived = { defaultBranch, byProject: variableValuesByProject(scenarioForEntry(job, null, defaultBranch)) };
+    derivedJobValues.set(job, derived);
+  }
+  return derived.byProject;
 }
+
+const derivedJobValues = new WeakMap<JobScenario, { readonly defaultBranch: string; readonly byProject: (projectPath: string) => Map<string, string> }>();
 
 /** A model holding only `entry`, so a scenario exercises exactly that entry. */
 function singleEntryModel(entry: AccessEntry): CiAccessModel {
