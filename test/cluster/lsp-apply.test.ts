@@ -171,7 +171,7 @@ test('the restricted identity gets one clear 403 naming the identity, verbs, res
   // One message (issue 14): who was refused, each verb × resource × namespace, what to do in the editor — not one raw 403 per object.
   assert.match(
     !result.ok ? result.message : '',
-    /^Applying environment review\/forbidden \(gitlab-env-review-forbidden-[a-z0-9]+-2-7\): nothing was changed — the cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get namespaces in namespace review-forbidden-[a-z0-9]+-2-7; .*Ask a cluster administrator for these permissions, or select a context with more rights \(click the cluster context in the status bar\)\.$/,
+    /^review\/forbidden \(gitlab-env-review-forbidden-[a-z0-9]+-2-7\): nothing was changed — the cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get namespaces in namespace review-forbidden-[a-z0-9]+-2-7; .*Ask a cluster administrator for these permissions, or select a context with more rights \(click the cluster context in the status bar\)\.$/,
   );
 });
 
