@@ -85,3 +85,18 @@ describe('expression checks', () => {
     assert.deepEqual(validateAgentConfig(text, { rules, target: 'gitlab' }).map((d) => d.code), ['target.unsupportedKey']);
   });
 });
+
+// The preset scenarios are the same objects per default branch (what the checks derive from them is remembered per object).
+describe('presetScenarios', () => {
+  test('the same frozen objects for the same default branch, in a new array each time; another branch has its own', () => {
+    const main = presetScenarios('main');
+    const again = presetScenarios('main');
+    const develop = presetScenarios('develop');
+    assert.notEqual(main, again);
+    assert.deepEqual(main.map((s, i) => s === again[i]), [true, true, true, true]);
+    assert.ok(main.every((s) => Object.isFrozen(s)));
+    assert.equal(main[0]!.ref, 'main');
+    assert.equal(develop[0]!.ref, 'develop');
+    assert.equal(presetScenarios('main')[0]!.ref, 'main');
+  });
+});

@@ -25,8 +25,26 @@ export interface JobScenario {
   readonly projectPath?: string;
 }
 
-/** The built-in scenarios: the four situations most configurations are written for. */
+/**
+ * The built-in scenarios: the four situations most configurations are written for. The scenario
+ * objects are the same (frozen) for the same default branch, in a new array each time: what the
+ * rule checks derive from a scenario is remembered per object, for every file of a batch and every
+ * validation of a document.
+ */
 export function presetScenarios(defaultBranch: string): JobScenario[] {
+  let presets = presetsByDefaultBranch.get(defaultBranch);
+  if (!presets) {
+    if (presetsByDefaultBranch.size >= REMEMBERED_DEFAULT_BRANCHES) presetsByDefaultBranch.clear();
+    presets = presetScenariosFor(defaultBranch).map((scenario) => Object.freeze(scenario));
+    presetsByDefaultBranch.set(defaultBranch, presets);
+  }
+  return [...presets];
+}
+
+const presetsByDefaultBranch = new Map<string, readonly JobScenario[]>();
+const REMEMBERED_DEFAULT_BRANCHES = 16;
+
+function presetScenariosFor(defaultBranch: string): JobScenario[] {
   return [
     { name: 'default branch → production', ref: defaultBranch, protectedRef: true, environmentName: 'production', environmentTier: 'production' },
     { name: 'feature branch → review app', ref: 'feature/login', protectedRef: false, environmentName: 'review/feature-login', environmentTier: 'development' },

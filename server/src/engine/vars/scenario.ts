@@ -82,7 +82,7 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   };
 
   const path = scenario.projectPath;
-  for (const [name, value] of projectNamingVariables(path, false)) set(name, value);
+  for (const [name, value] of projectNamingVariables(path)) set(name, value);
   set('CI_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
   set('CI_DEFAULT_BRANCH', scenario.defaultBranch);
 
@@ -139,24 +139,35 @@ export function variableValuesByProject(scenario: Scenario): (projectPath: strin
   const isMr = scenario.isMergeRequest === true;
   return (projectPath) => {
     const values = new Map(shared);
-    for (const [name, value] of projectNamingVariables(projectPath, isMr)) if (!userNames.has(name)) values.set(name, value);
+    for (const [name, value] of projectNamingVariables(projectPath)) if (!userNames.has(name)) values.set(name, value);
+    if (isMr && !userNames.has('CI_MERGE_REQUEST_PROJECT_PATH')) values.set('CI_MERGE_REQUEST_PROJECT_PATH', projectPath);
     return values;
   };
 }
 
-/** The predefined variables whose values come from the project's path: the only ones that differ between projects. */
-function projectNamingVariables(path: string, isMergeRequest: boolean): [name: string, value: string][] {
-  const parts = path.split('/');
-  const naming: [string, string][] = [
-    ['CI_PROJECT_PATH', path],
-    ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
-    ['CI_PROJECT_NAME', parts[parts.length - 1]],
-    ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
-    ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
-  ];
-  if (isMergeRequest) naming.push(['CI_MERGE_REQUEST_PROJECT_PATH', path]);
-  return naming;
+/**
+ * The predefined `CI_PROJECT_*` variables whose values come from the project's path: with
+ * `CI_MERGE_REQUEST_PROJECT_PATH` in a merge request, the only ones that differ between projects.
+ * The last answer is kept: the checks ask for one project in each scenario in turn.
+ */
+function projectNamingVariables(path: string): readonly (readonly [name: string, value: string])[] {
+  if (lastNaming?.path !== path) {
+    const parts = path.split('/');
+    lastNaming = {
+      path,
+      naming: [
+        ['CI_PROJECT_PATH', path],
+        ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
+        ['CI_PROJECT_NAME', parts[parts.length - 1]],
+        ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
+        ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
+      ],
+    };
+  }
+  return lastNaming.naming;
 }
+
+let lastNaming: { readonly path: string; readonly naming: readonly (readonly [string, string])[] } | undefined;
 
 /** Name → value of the variables `rules:if` may read (what GitLab passes to `Statement`). */
 export function rulesIfVariables(variables: ReadonlyMap<string, ScenarioVariable>): Map<string, string> {
