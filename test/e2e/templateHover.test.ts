@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { BINDING_TEMPLATE } from '../support/templates';
 import { launchWorkbench, type Workbench } from './harness';
 
 const CONFIG = '.gitlab/agents/demo/config.yaml';
@@ -23,26 +24,8 @@ const CONFIG_TEXT = `ci_access:
       rules:
         - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
 `;
-// Line numbers below are 1-based, as the editor's Go to Line takes them.
-const TEMPLATE_TEXT = `objects:
-  - apiVersion: v1
-    kind: Namespace
-    metadata:
-      name: "{{ .project.slug }}-{{ .environment.slug }}"
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: RoleBinding
-    metadata:
-      name: deployers
-      namespace: "{{ .project.slug }}-{{ .environment.slug }}"
-    subjects:
-      - kind: Group
-        apiGroup: rbac.authorization.k8s.io
-        name: "gitlab:project_env:{{ .project.id }}:{{ .environment.slug }}"
-    roleRef:
-      apiGroup: rbac.authorization.k8s.io
-      kind: ClusterRole
-      name: admin
-apply_resources: on_start
+// Line numbers below are 1-based, as the editor's Go to Line takes them (BINDING_TEMPLATE: test/support/templates.ts).
+const TEMPLATE_TEXT = `${BINDING_TEMPLATE}apply_resources: on_start
 delete_resources: on_stop
 `;
 

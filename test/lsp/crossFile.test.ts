@@ -8,31 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
+import { BINDING_TEMPLATE } from '../support/templates';
 
 const NEEDS_CI_JOB = 'crossFile.resourceManagementNeedsCiJob';
 const INVALID_NAMESPACE = 'crossFile.invalidNamespace';
 const has = (code: string) => (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => d.code === code);
 const lacks = (code: string) => (p: PublishDiagnosticsParams) => !p.diagnostics.some((d) => d.code === code);
-
-const BINDING_TEMPLATE = `objects:
-  - apiVersion: v1
-    kind: Namespace
-    metadata:
-      name: "{{ .project.slug }}-{{ .environment.slug }}"
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: RoleBinding
-    metadata:
-      name: deployers
-      namespace: "{{ .project.slug }}-{{ .environment.slug }}"
-    subjects:
-      - kind: Group
-        apiGroup: rbac.authorization.k8s.io
-        name: "gitlab:project_env:{{ .project.id }}:{{ .environment.slug }}"
-    roleRef:
-      apiGroup: rbac.authorization.k8s.io
-      kind: ClusterRole
-      name: admin
-`;
 
 describe('LSP over stdio: config and template checked together', () => {
   let client: LspTestClient;

@@ -19,6 +19,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { seededRandom } from '../support/generateConfig';
 import { agentcfgAsync } from '../support/cliAsync';
 import { LspTestClient } from '../support/lspClient';
+import { BINDING_TEMPLATE } from '../support/templates';
 import { mutate, seedConfigs, seedTemplates } from '../unit/robustness/mutations';
 
 interface Item {
@@ -31,25 +32,6 @@ interface Item {
 
 /** A config that turns resource management on, so a template next to it is rendered for every scenario. */
 const MANAGED_CONFIG = 'ci_access:\n  projects:\n    - id: acme/app\n      access_as: {ci_job: {}}\n      resource_management: {enabled: true}\n';
-const BINDING_TEMPLATE = `objects:
-  - apiVersion: v1
-    kind: Namespace
-    metadata:
-      name: "{{ .project.slug }}-{{ .environment.slug }}"
-  - apiVersion: rbac.authorization.k8s.io/v1
-    kind: RoleBinding
-    metadata:
-      name: deployers
-      namespace: "{{ .project.slug }}-{{ .environment.slug }}"
-    subjects:
-      - kind: Group
-        apiGroup: rbac.authorization.k8s.io
-        name: "gitlab:project_env:{{ .project.id }}:{{ .environment.slug }}"
-    roleRef:
-      apiGroup: rbac.authorization.k8s.io
-      kind: ClusterRole
-      name: admin
-`;
 
 const entry = (body: string) => `ci_access:\n  projects:\n    - id: acme/web\n${body}`;
 /** The mistakes the rules design and the checks are about, one per config. */
