@@ -69,6 +69,8 @@ const shapes = [
   '',
   'x: 1 #c\n#c2\n',
   'a: [x, y ,z]  # c\nb: [ p ]\nc: [q,r]\nd:\n  - [1, yes, ~, 0x1f]\n',
+  // Indicators inside a flow item's text, not at its start: environments: [production, review/*].
+  'environments: [production, review/*, a&b, c!d, e|f, g>h, i%j, k@l, m`n, o?p, q-r]\n',
 ];
 
 /** A structural comparison that names the first difference: class, range, scalar fields, comments, then children. */
@@ -239,6 +241,41 @@ describe('fast block-YAML reader, differential against the yaml library', () => 
     assert.ok(withComments > 1000 && withFlowItems > 100, 'comments and flow sequences must be exercised');
     assert.ok(read > total * 0.3, `read ${read} of ${total}`);
     assert.ok(read < total, 'some mutations must leave the subset');
+  });
+
+  it('reads the data and the duplicate keys as it composes, exactly as toJS and inspectMaps make them', () => {
+    // Keys that toJS defines rather than assigns (a key the object has: inherited or given before),
+    // keys that are numbers, booleans or null, a key given three times, duplicates in nested maps.
+    const text = [
+      '__proto__: polluted',
+      'toString: x',
+      'constructor: [a, b]',
+      '1: number',
+      '"1": string',
+      'true: yes',
+      '~: null key',
+      'b: 1',
+      'nested:',
+      '  b: 2',
+      '  b: 3',
+      '  list:',
+      '    - b: 1',
+      '      b:',
+      '    - {}',
+      'b: 4',
+      'b:',
+      '  deep: []',
+      '',
+    ].join('\n');
+    assert.ok(check(text, 'keys'), 'declined: keys');
+    const parsed = parseYaml(text);
+    const value = parsed.value as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(value), Object.prototype, 'a __proto__ key is data, not the prototype');
+    assert.equal(Object.getOwnPropertyDescriptor(value, '__proto__')?.value, 'polluted');
+    assert.deepEqual(value.b, { deep: [] });
+    assert.deepEqual(parsed.diagnostics.map((d) => `${d.code} ${d.range.start.line}`), ['yaml.duplicateKey 10', 'yaml.duplicateKey 13', 'yaml.duplicateKey 15', 'yaml.duplicateKey 16']);
+    // A timestamp key would be named by the library's stringifier: the library reads the file.
+    assert.equal(fastComposeYaml('2001-12-14: day\n', GITLAB_YAML), null);
   });
 
   it('composeYaml and parseYaml go through the fast reader and give what the library path gives', () => {

@@ -17,7 +17,7 @@
  *   nested flow mappings took seconds), with a warning on the process's stderr. GitLab rejects such
  *   keys anyway, so they are reported and replaced by a short string of their text before conversion.
  */
-import { type Alias, Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type DocumentOptions, type Node, type ParseOptions, type SchemaOptions } from 'yaml';
+import { type Alias, Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type YAMLMap, type DocumentOptions, type Node, type ParseOptions, type SchemaOptions } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { TextIndex } from '../text/textIndex';
 import { fastComposeYaml, fastPathApplies } from './fastBlockYaml';
@@ -44,6 +44,8 @@ export type ComposedYaml =
       readonly docs: Document.Parsed[];
       /** Set by the fast reader: the documents, as composed, hold no alias and nest less than the bound. */
       readonly aliasFree?: true;
+      /** Set by the fast reader: the first document's data (its `toJS`) and duplicate keys (its {@link inspectMaps}), read as it was composed. */
+      readonly firstDocument?: { readonly value: unknown; readonly duplicateKeys: DuplicateKey[] };
     }
   | { readonly ok: false; readonly tooDeepAt: number };
 
@@ -297,7 +299,7 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
   const duplicateKeys: DuplicateKey[] = [];
   const collectionKeys: [number, number][] = [];
   // One map of keys, cleared for each mapping (its entries are read before the next mapping is).
-  const keysOfMap = new Map<unknown, number | number[]>();
+  const keysOfMap: KeyStarts = new Map();
   // Only an alias key needs the aliases' targets (a walk of the whole document): found on the first one.
   let targets: Map<Alias, Node> | null = null;
   const seen = new Set<Node>();
@@ -306,11 +308,8 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
     const node = stack.pop()!;
     if (!isCollection(node) || seen.has(node)) continue;
     seen.add(node);
-    // The library's notion of a duplicate: the same node, or scalars with the same value (===).
-    // Per key value: its start, or its starts once it is repeated (no array for the common, unique key).
-    const keys = isMap(node) ? keysOfMap : null;
-    keys?.clear();
-    let repeated = false;
+    // Before any key is replaced: only the keys written as scalars count.
+    if (isMap(node)) duplicateKeysOfMap(node, duplicateKeys, keysOfMap);
     for (const item of node.items) {
       if (!isPair(item)) {
         if (isNode(item)) stack.push(item);
@@ -323,26 +322,40 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
         scalar.range = [start, end, end];
         item.key = scalar;
         collectionKeys.push([start, end]);
-      } else if (keys && isScalar(item.key) && !Number.isNaN(item.key.value)) {
-        const starts = keys.get(item.key.value);
-        const start = item.key.range?.[0] ?? 0;
-        if (starts === undefined) keys.set(item.key.value, start);
-        else if (typeof starts === 'number') {
-          keys.set(item.key.value, [starts, start]);
-          repeated = true;
-        } else starts.push(start);
-      } else if (isNode(item.key)) {
+      } else if (!isScalar(item.key) && isNode(item.key)) {
         stack.push(item.key);
       }
       if (isNode(item.value)) stack.push(item.value);
     }
-    if (!repeated) continue;
-    for (const starts of keys?.values() ?? []) {
-      if (typeof starts === 'number') continue;
-      for (let k = 1; k < starts.length; k++) duplicateKeys.push({ start: starts[k], first: starts[0], last: starts[starts.length - 1] });
-    }
   }
   return { duplicateKeys: duplicateKeys.sort((a, b) => a.start - b.start), collectionKeys: collectionKeys.sort((a, b) => a[0] - b[0]) };
+}
+
+/** Per key value: its start, or its starts once it is repeated (no array for the common, unique key). */
+type KeyStarts = Map<unknown, number | number[]>;
+
+/**
+ * Adds the duplicate keys of one mapping to `out`, in the library's notion of a duplicate: scalar
+ * keys with the same value (===), NaN aside. `keys` is scratch space, cleared here.
+ */
+export function duplicateKeysOfMap(map: YAMLMap, out: DuplicateKey[], keys: KeyStarts = new Map()): void {
+  keys.clear();
+  let repeated = false;
+  for (const item of map.items) {
+    if (!isPair(item) || !isScalar(item.key) || Number.isNaN(item.key.value)) continue;
+    const starts = keys.get(item.key.value);
+    const start = item.key.range?.[0] ?? 0;
+    if (starts === undefined) keys.set(item.key.value, start);
+    else if (typeof starts === 'number') {
+      keys.set(item.key.value, [starts, start]);
+      repeated = true;
+    } else starts.push(start);
+  }
+  if (!repeated) return;
+  for (const starts of keys.values()) {
+    if (typeof starts === 'number') continue;
+    for (let k = 1; k < starts.length; k++) out.push({ start: starts[k], first: starts[0], last: starts[starts.length - 1] });
+  }
 }
 
 /** A document's data, or where converting it would go past the bounds (or meet a collection key). */

@@ -22,7 +22,7 @@
  * (test/unit/fastBlockYaml.test.ts) compares both on every fixture and on fuzzed documents.
  */
 import { Composer, Document, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
-import type { ComposedYaml, YamlOptions } from './boundedYaml';
+import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './boundedYaml';
 
 /** Nesting at which this reader gives up (the library path applies the real bound, MAX_YAML_DEPTH = 64). */
 const FAST_MAX_DEPTH = 56;
@@ -58,6 +58,8 @@ interface Frame {
   readonly seq: boolean;
   readonly indent: number;
   readonly node: YAMLMap | YAMLSeq;
+  /** The collection as data, filled as its items are read (what `toJS` would make of it). */
+  readonly data: Record<string, unknown> | unknown[];
   readonly offset: number;
   /** Where the last item ends (its value's `range[2]`). */
   end: number;
@@ -67,6 +69,8 @@ interface Frame {
    * key's own line is in them (`sep` null: `:`, spaces, maybe a comment, the line break, at `line`).
    */
   pending: Pair | null;
+  /** The pending key as a data key: it joins `data` when its value is read. */
+  pendingKey: string;
   sep: Tok[] | null;
   keyEnd: number;
   line: { colon: number; at: number; eol: number; newline: boolean } | null;
@@ -148,6 +152,10 @@ class FastReader {
   private readonly keyTags = new Map<string, ScalarTag>();
   private readonly prelude: string[] = [];
   private docOffset = 0;
+  /** The root collection's data. */
+  private rootData: unknown = null;
+  /** Mappings in which a data key came twice: their duplicate keys are looked up when the document is done. */
+  private readonly repeatedKeyMaps = new Set<YAMLMap>();
 
   constructor(
     private readonly text: string,
@@ -176,7 +184,10 @@ class FastReader {
     }
     if (!this.doc) return { ok: true, docs: [], aliasFree: true };
     // No alias, nesting below the bound: the data is never too deep (parseComposedYaml skips that walk).
-    return { ok: true, docs: [this.finish()], aliasFree: true };
+    const doc = this.finish();
+    const duplicateKeys: DuplicateKey[] = [];
+    for (const map of this.repeatedKeyMaps) duplicateKeysOfMap(map, duplicateKeys);
+    return { ok: true, docs: [doc], aliasFree: true, firstDocument: { value: this.rootData, duplicateKeys: duplicateKeys.sort((a, b) => a.start - b.start) } };
   }
 
   // ---- lines --------------------------------------------------------------------------------------
@@ -246,6 +257,7 @@ class FastReader {
         top.line = null;
         const child = this.open(dash, indent, i, props);
         pair.value = child.node;
+        this.setData(top, top.pendingKey, child.data);
         this.item(child, i, eol, hasNewline, dash);
         return;
       }
@@ -289,11 +301,13 @@ class FastReader {
     if (this.frames.length >= FAST_MAX_DEPTH) throw DECLINE;
     const schema = this.doc!.schema;
     const node = seq ? new YAMLSeq(schema) : new YAMLMap(schema);
+    const data = seq ? [] : {};
+    if (this.frames.length === 0) this.rootData = data;
     if (props) {
       if (props.spaceBefore) node.spaceBefore = true;
       if (props.comment) node.commentBefore = props.comment;
     }
-    const frame: Frame = { seq, indent, node, offset: at, end: at, pending: null, sep: null, keyEnd: 0, line: null };
+    const frame: Frame = { seq, indent, node, data, offset: at, end: at, pending: null, pendingKey: '', sep: null, keyEnd: 0, line: null };
     this.frames.push(frame);
     return frame;
   }
@@ -322,6 +336,7 @@ class FastReader {
       // `- key: …` opens a mapping at the key's column.
       const map = this.open(false, frame.indent + (j - i), j, props);
       seq.items.push(map.node);
+      (frame.data as unknown[]).push(map.data);
       this.pair(map, j, eol, hasNewline, null);
       return;
     }
@@ -331,6 +346,7 @@ class FastReader {
       if (props.comment) node.commentBefore = props.comment;
     }
     seq.items.push(node);
+    (frame.data as unknown[]).push(valueData(node));
     frame.end = node.range![2];
   }
 
@@ -367,6 +383,7 @@ class FastReader {
       const pair = new Pair(key, null) as Pair;
       map.items.push(pair);
       frame.pending = pair;
+      frame.pendingKey = dataKey(key);
       frame.sep = null;
       frame.line = { colon, at: j, eol, newline: hasNewline };
       frame.keyEnd = key.range![2];
@@ -374,6 +391,7 @@ class FastReader {
     }
     const value = this.value(j, eol, hasNewline);
     map.items.push(new Pair(key, value));
+    this.setData(frame, dataKey(key), valueData(value));
     frame.end = value.range![2];
   }
 
@@ -478,6 +496,20 @@ class FastReader {
     return scalar;
   }
 
+  /**
+   * A key and its value join a mapping's data as `toJS` adds them (`addPairToJSMap`): a key the
+   * object already has (given twice, or `__proto__`) is defined, not assigned, so it stays data.
+   */
+  private setData(frame: Frame, key: string, value: unknown): void {
+    const data = frame.data as Record<string, unknown>;
+    if (!(key in data)) {
+      data[key] = value;
+      return;
+    }
+    if (Object.hasOwn(data, key)) this.repeatedKeyMaps.add(frame.node as YAMLMap);
+    Object.defineProperty(data, key, { value, writable: true, enumerable: true, configurable: true });
+  }
+
   /** The separator tokens of `frame`'s pending key, made now if they were not. */
   private sepOf(frame: Frame): Tok[] {
     if (frame.sep) return frame.sep;
@@ -508,6 +540,7 @@ class FastReader {
       node.range![2] = props.end;
     }
     frame.pending!.value = node;
+    this.setData(frame, frame.pendingKey, node.value);
     frame.pending = null;
     frame.sep = null;
     frame.line = null;
@@ -589,8 +622,26 @@ class FastReader {
   }
 }
 
-/** Characters that end or complicate a plain scalar inside a flow sequence: `[]{}#:'"` and the rest are the library's. */
-const FLOW_UNSUPPORTED = [91, 123, 125, 35, 58, 39, 34, 38, 42, 33, 124, 62, 37, 64, 96, 63];
+/** A key as `toJS` names it in a data object; a key whose value is no string, number, boolean or null (a timestamp) is the library's. */
+function dataKey(key: Scalar): string {
+  const value = key.value;
+  if (value === null) return '';
+  if (typeof value === 'object') throw DECLINE;
+  return String(value);
+}
+
+/** The data of a value the reader made on one line: a scalar's value, or a flow collection of plain scalars. */
+function valueData(node: Node): unknown {
+  if (isScalar(node)) return node.value;
+  return node instanceof YAMLSeq ? node.items.map((item) => (item as Scalar).value) : {};
+}
+
+/**
+ * Characters that end or complicate a plain scalar inside a flow sequence (`[]{}#:'"`): the items
+ * that hold one are the library's. The other indicators (`*&!|>%@\`?`) mean something only where a
+ * scalar starts (checkPlainStart); inside one, as in `[production, review/*]`, they are its text.
+ */
+const FLOW_UNSUPPORTED = [91, 123, 125, 35, 58, 39, 34];
 
 function tok(type: number, offset: number, length: number): Tok {
   return { type, offset, length, indent: 0, source: '' };

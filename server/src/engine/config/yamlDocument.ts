@@ -73,8 +73,9 @@ export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedY
         message: firstLine(warning.message),
       });
     }
-    // Only the first document is converted to data (and read by GitLab).
-    const maps = inspectMaps(d, text, { replaceCollectionKeys: i === 0 });
+    // Only the first document is converted to data (and read by GitLab). The fast reader found its
+    // duplicate keys as it read it, and it has no collection key.
+    const maps = i === 0 && composed.firstDocument ? { duplicateKeys: composed.firstDocument.duplicateKeys, collectionKeys: [] } : inspectMaps(d, text, { replaceCollectionKeys: i === 0 });
     for (const duplicate of maps.duplicateKeys) {
       const end = keyEnd(text, duplicate.start);
       diagnostics.push({ range: index.range(duplicate.start, end), severity: 'warning', code: 'yaml.duplicateKey', message: duplicateKeyMessage(text.slice(duplicate.start, end), duplicate, index) });
@@ -114,7 +115,7 @@ export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedY
       return { text, index, doc, value: null, diagnostics, hasSyntaxErrors: true };
     }
     try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
+      value = composed.firstDocument ? composed.firstDocument.value : (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null);
     } catch (err) {
       hasSyntaxErrors = true;
       diagnostics.push({
