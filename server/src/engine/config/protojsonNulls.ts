@@ -8,20 +8,38 @@ import type { SchemaNode } from './schemaLookup';
  * when its value is null.
  */
 export function withoutNullFields(value: unknown, schema: SchemaNode | undefined): unknown {
+  // Copy on write: the value itself where nothing is dropped below it (most entries of most files),
+  // so checking a big file does not copy every entry. Nothing writes to what this returns.
   if (Array.isArray(value)) {
     const items = schema?.items as SchemaNode | undefined;
-    return value.map((item) => withoutNullFields(item, items));
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = withoutNullFields(value[i], items);
+      if (item !== value[i]) out ??= value.slice(0, i);
+      out?.push(item);
+    }
+    return out ?? value;
   }
   if (typeof value !== 'object' || value === null) return value;
   const properties = schema?.properties as Record<string, SchemaNode> | undefined;
   const additional = schema?.additionalProperties;
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let out: Record<string, unknown> | null = null;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    const field = record[key];
     const fieldSchema = properties?.[key];
-    if (field === null && fieldSchema && isField(fieldSchema)) continue;
-    out[key] = withoutNullFields(field, fieldSchema ?? (typeof additional === 'object' && additional !== null ? (additional as SchemaNode) : undefined));
+    const dropped = field === null && fieldSchema !== undefined && isField(fieldSchema);
+    const kept = dropped ? undefined : withoutNullFields(field, fieldSchema ?? (typeof additional === 'object' && additional !== null ? (additional as SchemaNode) : undefined));
+    // A `__proto__` key is copied as before (by assignment, which sets the copy's prototype).
+    if (!out && (dropped || kept !== field || key === '__proto__')) {
+      out = {};
+      for (let j = 0; j < k; j++) out[keys[j]] = record[keys[j]];
+    }
+    if (out && !dropped) out[key] = kept;
   }
-  return out;
+  return out ?? value;
 }
 
 /** A key the version parses (not one it has yet to add or has removed). */
