@@ -28,10 +28,11 @@ const common = {
   // whatwg-url (under @kubernetes/client-node) requires Node's `punycode`, which Node 21+ (VS Code's
   // extension host) deprecates with a warning in the output channel on the first cluster command:
   // the userland package of the same code is bundled instead.
-  // yaml's ES build (its `default` export condition, the same code as its CommonJS `node` build but
-  // for the `process` reads) bundles as direct references: the CommonJS build is reached through a
-  // getter per property read (esbuild's __toESM), paid at every isMap/isScalar of every check, and
-  // its Parser reads process.env once per lexeme.
+  // yaml's ES build (its `default` export condition: the same code as its CommonJS `node` build
+  // without `process`, its rare warnings going to console.warn instead of process.emitWarning)
+  // bundles as direct references: the CommonJS build is reached through a getter per property read
+  // (esbuild's __toESM), paid at every isMap/isScalar of every check, and its Parser reads
+  // process.env once per lexeme.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js', punycode: './node_modules/punycode/punycode.js', yaml: './node_modules/yaml/browser/index.js' },
 };
 
