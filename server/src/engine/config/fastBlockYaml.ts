@@ -21,8 +21,9 @@
  * (`resolveProps`, `resolveEnd`, `emptyScalarPosition`, the stream prelude). The differential test
  * (test/unit/fastBlockYaml.test.ts) compares both on every fixture and on fuzzed documents.
  */
-import { Composer, Document, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import { Composer, Document, isScalar, Pair, Scalar, YAMLSeq, type Node, type YAMLMap } from 'yaml';
 import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './boundedYaml';
+import { collectionNode, pairNode, scalarNode } from './typedNodes';
 
 /** Nesting at which this reader gives up (the library path applies the real bound, MAX_YAML_DEPTH = 64). */
 const FAST_MAX_DEPTH = 56;
@@ -300,7 +301,7 @@ class FastReader {
   private open(seq: boolean, indent: number, at: number, props: Props | null): Frame {
     if (this.frames.length >= FAST_MAX_DEPTH) throw DECLINE;
     const schema = this.doc!.schema;
-    const node = seq ? new YAMLSeq(schema) : new YAMLMap(schema);
+    const node = collectionNode(seq, schema);
     const data = seq ? [] : {};
     if (this.frames.length === 0) this.rootData = data;
     if (props) {
@@ -380,7 +381,7 @@ class FastReader {
     while (j < eol && t.charCodeAt(j) === 32) j++;
     if (j === eol || t.charCodeAt(j) === 35 /* # */) {
       // The value is on the next lines, or empty.
-      const pair = new Pair(key, null) as Pair;
+      const pair = pairNode(key, null) as Pair;
       map.items.push(pair);
       frame.pending = pair;
       frame.pendingKey = dataKey(key);
@@ -390,7 +391,7 @@ class FastReader {
       return;
     }
     const value = this.value(j, eol, hasNewline);
-    map.items.push(new Pair(key, value));
+    map.items.push(pairNode(key, value));
     this.setData(frame, dataKey(key), valueData(value));
     frame.end = value.range![2];
   }
@@ -405,7 +406,7 @@ class FastReader {
       let k = j + 1;
       while (k < eol && t.charCodeAt(k) === 32) k++;
       if (this.frames.length + 1 >= FAST_MAX_DEPTH) throw DECLINE;
-      const coll = c === 123 ? new YAMLMap(this.doc!.schema) : new YAMLSeq(this.doc!.schema);
+      const coll = collectionNode(c !== 123, this.doc!.schema!);
       coll.flow = true;
       if (c === 91 && t.charCodeAt(k) !== 93) k = this.flowItems(coll as YAMLSeq, k, eol);
       else if (t.charCodeAt(k) !== (c === 123 ? 125 : 93)) throw DECLINE;
@@ -487,7 +488,7 @@ class FastReader {
     let failed = false;
     const res = tag.resolve(value, () => (failed = true), this.doc!.options);
     if (failed) throw DECLINE;
-    const scalar = isScalar(res) ? res : new Scalar(res);
+    const scalar = isScalar(res) ? res : scalarNode(res);
     scalar.range = [start, valueEnd, end];
     scalar.source = value;
     scalar.type = type;
