@@ -31,13 +31,19 @@ const compiled = new Map<string, ValidateFunction>();
  * fails only for target `gitlab`.
  */
 export function agentConfigValidator(target: CompatibilityTarget, version: GitlabVersion = NEWEST_GITLAB_VERSION): ValidateFunction {
+  // Asked once per entry checked, nearly always for the same pair: the key string and its lookups cost more than the answer.
+  if (lastAsked?.target === target && lastAsked.version === version) return lastAsked.validate;
   const cacheKey = validatorKey(target, version);
   let validate = compiled.get(cacheKey) ?? PRECOMPILED_VALIDATORS[cacheKey];
-  if (validate) return validate;
-  validate = agentConfigAjv(target).compile(agentConfigSchemaFor(version));
-  compiled.set(cacheKey, validate);
+  if (!validate) {
+    validate = agentConfigAjv(target).compile(agentConfigSchemaFor(version));
+    compiled.set(cacheKey, validate);
+  }
+  lastAsked = { target, version, validate };
   return validate;
 }
+
+let lastAsked: { readonly target: CompatibilityTarget; readonly version: GitlabVersion; readonly validate: ValidateFunction } | null = null;
 
 /** The key of a validator in the cache and in the precompiled set. */
 export function validatorKey(target: CompatibilityTarget, version: GitlabVersion): string {

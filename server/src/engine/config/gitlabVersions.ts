@@ -29,9 +29,23 @@ export function isGitlabVersion(value: unknown): value is GitlabVersion {
 
 /** Negative, zero or positive as `a` is older than, the same as or newer than `b`. */
 export function compareVersions(a: GitlabVersion, b: GitlabVersion): number {
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
+  const [am, an] = versionNumbers(a);
+  const [bm, bn] = versionNumbers(b);
   return am - bm || an - bn;
+}
+
+/** Versions read so far (the checks compare versions for every entry of a file: splitting each time showed in profiles). */
+const readVersions = new Map<GitlabVersion, readonly [number, number]>();
+
+function versionNumbers(version: GitlabVersion): readonly [number, number] {
+  let numbers = readVersions.get(version);
+  if (!numbers) {
+    const [major, minor] = version.split('.').map(Number);
+    numbers = [major, minor];
+    // Bounded: a version comes from settings and command lines, and a caller could pass anything.
+    if (readVersions.size < 256) readVersions.set(version, numbers);
+  }
+  return numbers;
 }
 
 /** True when `version` is `since` or newer. */

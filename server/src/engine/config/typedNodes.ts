@@ -2,7 +2,7 @@ import { Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from 'yaml';
 
 /**
  * Nodes of the `yaml` library's classes, made without the library's constructors, for the fast
- * reader. Those constructors give every node its type (a symbol the library's `isScalar`, `isMap`...
+ * reader and the incremental model. Those constructors give every node its type (a symbol the library's `isScalar`, `isMap`...
  * read) with `Object.defineProperty`, which made node building the largest single cost of reading
  * a big file (Scalar, Pair and Collection constructors: 71 ms self of a 635 ms profiled first open
  * at 5,000 entries). Here the type sits once on a prototype per class, under the library's own
@@ -37,7 +37,10 @@ export function pairNode(key: Node, value: Node | null): Pair<Node, Node | null>
 }
 
 /** `new YAMLMap(schema)` or `new YAMLSeq(schema)`: `schema` is not enumerable, as the library defines it. */
-export function collectionNode(seq: boolean, schema: Schema): YAMLMap | YAMLSeq {
+export function collectionNode(seq: true, schema?: Schema): YAMLSeq;
+export function collectionNode(seq: false, schema?: Schema): YAMLMap;
+export function collectionNode(seq: boolean, schema?: Schema): YAMLMap | YAMLSeq;
+export function collectionNode(seq: boolean, schema?: Schema): YAMLMap | YAMLSeq {
   const node = Object.create(seq ? SEQ_PROTOTYPE : MAP_PROTOTYPE) as YAMLMap | YAMLSeq;
   Object.defineProperty(node, 'schema', { value: schema, configurable: true, enumerable: false, writable: true });
   node.items = [];

@@ -1,10 +1,11 @@
-import { Document, isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import { Document, isMap, isSeq, type Node } from 'yaml';
 import { isRecord } from '../../data';
 import type { EngineDiagnostic } from '../../diagnostics';
 import { TextIndex } from '../../text/textIndex';
 import { humanPath } from '../schemaDiagnostics';
 import { authorizedEntityLimit } from '../gitlabVersions';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
+import { collectionNode, pairNode, scalarNode } from '../typedNodes';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
 import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type LayoutEdit, type ListSlice } from './layout';
 import { moveDocument, moveNodes, moveTree, placedLazily, trimItems } from './shiftNodes';
@@ -340,12 +341,12 @@ const LONE_ENTRY_TEMPLATE = new Document(null, { version: '1.1' });
  * the checks read. Built when the entry is checked (rarely), so no document is kept per entry.
  */
 function loneEntryDocument(part: EntryPart): Document.Parsed {
-  const seq = new YAMLSeq();
+  const seq = collectionNode(true);
   seq.items.push(part.item);
-  const list = new YAMLMap();
-  list.items.push(new Pair(new Scalar(part.path[1]), seq));
-  const section = new YAMLMap();
-  section.items.push(new Pair(new Scalar(part.path[0]), list));
+  const list = collectionNode(false);
+  list.items.push(pairNode(scalarNode(part.path[1]), seq));
+  const section = collectionNode(false);
+  section.items.push(pairNode(scalarNode(part.path[0]), list));
   // A shallow copy shares the template's schema: read-only here, and far cheaper than clone().
   return Object.assign(Object.create(Document.prototype) as Document.Parsed, LONE_ENTRY_TEMPLATE, { contents: section });
 }

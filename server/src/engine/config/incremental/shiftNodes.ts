@@ -95,10 +95,17 @@ export function placedLazily(root: Node): Node {
   const proto = Object.getPrototypeOf(root) as object;
   let lazy = lazyPrototypes.get(proto);
   if (!lazy) lazyPrototypes.set(proto, (lazy = Object.create(proto, { items: LAZY_ITEMS }) as object));
-  // Every own property (the node-type symbol and `schema` are not enumerable) but `items`, which the prototype now serves.
-  const { items, ...fields } = Object.getOwnPropertyDescriptors(root);
-  const copy = Object.create(lazy, fields) as LazyRoot;
-  copy[ITEMS] = items.value as unknown[];
+  // Every own property but `items`, which the prototype now serves. Plain fields are assigned (the
+  // same property, and far cheaper than defining it); `schema`, and the node-type symbol of a node
+  // the library built, are not enumerable and are defined as they are.
+  const copy = Object.create(lazy) as LazyRoot & Record<PropertyKey, unknown>;
+  for (const key of Reflect.ownKeys(root)) {
+    if (key === 'items') continue;
+    const field = Object.getOwnPropertyDescriptor(root, key)!;
+    if (field.enumerable && field.writable && field.configurable && 'value' in field) copy[key] = field.value;
+    else Object.defineProperty(copy, key, field);
+  }
+  copy[ITEMS] = root.items;
   copy[PENDING] = 0;
   return copy as unknown as Node;
 }
