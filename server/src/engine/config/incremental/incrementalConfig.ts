@@ -8,7 +8,7 @@ import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type Valida
 import { collectionNode, pairNode, scalarNode } from '../typedNodes';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
 import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type LayoutEdit, type ListSlice } from './layout';
-import { moveDocument, moveNodes, moveTree, placedLazily, trimItems } from './shiftNodes';
+import { moveDocument, moveTree, placedLazily, settleParsedTree } from './shiftNodes';
 
 /** `<section>:` and `<list>:` put before a lone entry so it parses at the same depth as in the file. */
 const HEADER_LINES = 2;
@@ -289,7 +289,7 @@ export class IncrementalAgentConfig {
     // The entry's tree carries document offsets, so the checks see the document's text and lines.
     const view: ParsedYaml = { text: version.text, index, doc: loneEntryDocument(part), value: { [part.path[0]]: { [part.path[1]]: [part.itemValue] } }, diagnostics: [], hasSyntaxErrors: false };
     // GitLab reads only the first 100 or 500 entries of a list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): the rules, lint and top-level checks stop there too.
-    const found = partDiagnostics(view, { ...(options.target ? { target: options.target } : {}), ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}), securityLints: honoured ? (options.securityLints ?? { disabled: [] }) : false, ...(honoured && options.rules ? { rules: options.rules } : {}) });
+    const found = partDiagnostics(view, entryCheckOptions(options, honoured));
     const lastLine = index.positionAt(entry.end).line;
     // Reported outside the entry: this check is not local, validate whole (null).
     const outside = found.some((d) => d.range.start.line < entry.line || d.range.end.line > lastLine);
@@ -298,6 +298,19 @@ export class IncrementalAgentConfig {
     else part.beyondLimitChecks = relative;
     return relative;
   }
+}
+
+/** The options of the entry checks, made once per set of options (not once per entry checked). */
+const entryOptions = new WeakMap<ValidateOptions, { readonly honoured: ValidateOptions; readonly beyondLimit: ValidateOptions }>();
+
+function entryCheckOptions(options: ValidateOptions, honoured: boolean): ValidateOptions {
+  let made = entryOptions.get(options);
+  if (!made) {
+    const common = { ...(options.target ? { target: options.target } : {}), ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}) };
+    made = { honoured: { ...common, securityLints: options.securityLints ?? { disabled: [] }, ...(options.rules ? { rules: options.rules } : {}) }, beyondLimit: { ...common, securityLints: false } };
+    entryOptions.set(options, made);
+  }
+  return honoured ? made.honoured : made.beyondLimit;
 }
 
 /**
@@ -321,8 +334,7 @@ function parseRun(text: string, header: string, slice: ListSlice, from: number, 
   return seq.items.map((item, k) => {
     const entry = slice.entries[from + k];
     const lastLine = index.positionAt(entry.end).line;
-    moveNodes(item, (offset) => offset + delta);
-    trimItems(item); // kept for as long as the entry does not change
+    settleParsedTree(item, delta); // kept for as long as the entry does not change
     const yamlDiagnostics = parsed.diagnostics
       .map((d) => moveLines(d, (l) => l + lineDelta))
       .filter((d) => d.range.start.line >= entry.line && d.range.start.line < lastLine)
