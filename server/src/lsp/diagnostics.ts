@@ -90,7 +90,7 @@ export class DiagnosticsFeature {
    * real file does not wait for V8 to compile them.
    */
   startWarmUp(): void {
-    if (!this.documents.all().length) this.warmUp.start();
+    if (!this.documents.all().length) void this.warmUp.start();
   }
 
   /** Re-validates every open document (after a settings change). */

@@ -46,6 +46,12 @@ function warmUpSteps(): (() => void)[] {
   ];
 }
 
+/** How a warm-up ended: `ran` of its `of` steps (fewer when a document arrived, or a step failed). */
+export interface WarmUpEnd {
+  readonly ran: number;
+  readonly of: number;
+}
+
 /** Runs the warm-up steps while the server is idle; stops for good at `stop()` (a real document arrived). */
 export class WarmUp {
   private steps: (() => void)[] | null = null;
@@ -55,24 +61,28 @@ export class WarmUp {
    * Starts after `initialize` has been answered: the first answer never waits for the warm-up. The
    * steps are not unref'd: an event loop with only unref'd immediates blocks in its poll phase, and
    * the steps then ran only when a message happened to wake it (in the editing bench, 6 of 15 were
-   * still waiting at the first open).
+   * still waiting at the first open). Resolves when every step has run, or at the turn after `stop()`.
    */
-  start(): void {
-    if (this.steps || this.stopped) return;
+  start(): Promise<WarmUpEnd> {
+    if (this.steps || this.stopped) return Promise.resolve({ ran: 0, of: 0 });
     this.steps = warmUpSteps();
-    const next = () => {
-      const step = this.stopped ? undefined : this.steps?.shift();
-      if (!step) return;
-      try {
-        step();
-      } catch {
-        // A warm-up that fails only leaves the first real file cold; that file reports its own problems.
-        this.stopped = true;
-        return;
-      }
+    const of = this.steps.length;
+    return new Promise((resolve) => {
+      let ran = 0;
+      const next = () => {
+        const step = this.stopped ? undefined : this.steps?.shift();
+        if (!step) return resolve({ ran, of });
+        try {
+          step();
+          ran++;
+        } catch {
+          // A warm-up that fails only leaves the first real file cold; that file reports its own problems.
+          this.stopped = true;
+        }
+        setImmediate(next);
+      };
       setImmediate(next);
-    };
-    setImmediate(next);
+    });
   }
 
   stop(): void {
