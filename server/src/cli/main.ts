@@ -8,9 +8,16 @@ import { COMMANDS } from './commands/index';
 import type { CliIo } from './io';
 import { EXIT_INTERNAL, internalErrorText, runCli } from './run';
 
+/**
+ * Set when the reader of stdout has gone (`agentcfg validate . | head`): what is left to print is
+ * dropped, and the command still finishes (an `apply` is not cut off half-way) and exits with its
+ * own status. Before, the broken pipe surfaced as an internal error ("a bug in agentcfg").
+ */
+let stdoutGone = false;
+
 const io: CliIo = {
   cwd: process.cwd(),
-  out: (text) => void process.stdout.write(text),
+  out: (text) => void (stdoutGone || process.stdout.write(text)),
   err: (text) => void process.stderr.write(text),
   readStdin: async () => {
     const chunks: Buffer[] = [];
@@ -24,7 +31,7 @@ const io: CliIo = {
     const rest = decoder.end();
     if (rest) yield rest;
   },
-  write: (text) => (process.stdout.write(text) ? Promise.resolve() : drained(process.stdout)),
+  write: (text) => (stdoutGone || process.stdout.write(text) ? Promise.resolve() : drained(process.stdout)),
 };
 
 /** Resolves when a stream that refused more (`write` returned false) has flushed, or has failed. */
@@ -49,6 +56,10 @@ const crash = (err: unknown): void => {
   process.exit(EXIT_INTERNAL);
 };
 process.on('uncaughtException', crash);
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') return crash(err);
+  stdoutGone = true;
+});
 process.on('unhandledRejection', crash);
 
 void runCli(argv, io, COMMANDS).then((code) => {
