@@ -12,7 +12,8 @@ export interface TextChange {
  * lookups are a binary search over line starts.
  */
 export class TextIndex {
-  private readonly lineStarts: Int32Array;
+  /** Offsets of the line starts; scanned at the first lookup (the index of a text nobody asks a position of, as most parses of a few entries, is never scanned). */
+  private starts: Int32Array | undefined;
   /** The text holds a `\r` (a line break alone or in `\r\n`): such an index is not derived, only built. */
   private readonly hasCarriageReturn: boolean;
   private bytes: number | undefined;
@@ -22,24 +23,13 @@ export class TextIndex {
     lineStarts?: Int32Array,
     bytes?: number,
   ) {
-    if (lineStarts) {
-      this.lineStarts = lineStarts;
-      this.hasCarriageReturn = false;
-      this.bytes = bytes;
-      return;
-    }
-    this.hasCarriageReturn = text.includes('\r');
-    if (!this.hasCarriageReturn) {
-      this.lineStarts = newlineStarts(text, 0, text.length, [0]);
-      return;
-    }
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 /* \n */) starts.push(i + 1);
-      else if (c === 13 /* \r */ && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
-    }
-    this.lineStarts = Int32Array.from(starts);
+    this.starts = lineStarts;
+    this.hasCarriageReturn = lineStarts ? false : text.includes('\r');
+    this.bytes = bytes;
+  }
+
+  private get lineStarts(): Int32Array {
+    return (this.starts ??= this.hasCarriageReturn ? lineStartsWithCarriageReturns(this.text) : newlineStarts(this.text, 0, this.text.length, [0]));
   }
 
   /**
@@ -79,14 +69,15 @@ export class TextIndex {
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const starts = this.lineStarts;
     let low = 0;
-    let high = this.lineStarts.length - 1;
+    let high = starts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (this.lineStarts[mid] <= clamped) low = mid;
+      if (starts[mid] <= clamped) low = mid;
       else high = mid - 1;
     }
-    return { line: low, character: clamped - this.lineStarts[low] };
+    return { line: low, character: clamped - starts[low] };
   }
 
   offsetAt(position: Position): number {
@@ -106,6 +97,17 @@ export class TextIndex {
     while (end > this.lineStarts[line] && (this.text[end - 1] === '\n' || this.text[end - 1] === '\r')) end--;
     return end;
   }
+}
+
+/** Line starts where a line ends at `\n`, `\r\n` or a lone `\r`. */
+function lineStartsWithCarriageReturns(text: string): Int32Array {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 /* \n */) starts.push(i + 1);
+    else if (c === 13 /* \r */ && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  }
+  return Int32Array.from(starts);
 }
 
 /** `starts` followed by the offset after each `\n` in [from, to). */
