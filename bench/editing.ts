@@ -191,6 +191,8 @@ async function main(): Promise<void> {
       median(opens[0]),
       opens[1] ? median(opens[1]) : NaN,
     );
+    if (opens[0].length > 1)
+      console.log(`note: cold first opens, ms, in the order run: ours ${opens[0].map((ms) => ms.toFixed(0)).join(" ")}${opens[1] ? `; yaml-language-server ${opens[1].map((ms) => ms.toFixed(0)).join(" ")}` : ""}`);
     row(
       `edit → diagnostics, median of ${c.peer ? `${ours.edit.length} / ${peer.edit.length}` : ours.edit.length}`,
       median(ours.edit),

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import {
   createMessageConnection,
@@ -236,7 +237,13 @@ export class BenchServer {
       // already gone
     }
     this.connection.dispose();
-    if (this.child.exitCode === null) this.child.kill();
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = once(this.child, "exit");
+      this.child.kill();
+      // The next measurement starts once this process is gone: a server still tearing down (giving
+      // back hundreds of MiB) takes a core from the next one's cold start.
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
   }
 
   private sampleRss(): void {
