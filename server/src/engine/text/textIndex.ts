@@ -12,7 +12,7 @@ export interface TextChange {
  * lookups are a binary search over line starts.
  */
 export class TextIndex {
-  /** Offsets of the line starts; scanned at the first lookup (the index of a text nobody asks a position of, as most parses of a few entries, is never scanned). */
+  /** Offsets of the line starts, scanned at the first lookup: most parses of a run of entries are never asked a position. */
   private starts: Int32Array | undefined;
   /** The text holds a `\r` (a line break alone or in `\r\n`): such an index is not derived, only built. */
   private readonly hasCarriageReturn: boolean;
