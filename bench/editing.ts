@@ -1,11 +1,12 @@
 // Benchmark (not a test): the editing experience of our language server side by side with
 // yaml-language-server 1.25.0 (configured with our JSON schema) on the same agent configurations —
 // 10, 500, 1,000 and 5,000 ci_access entries with rules, and a 128 KiB file. For each: didOpen →
-// diagnostics in a cold server (the median of FIRST_OPENS fresh processes), a one-character didChange → the diagnostics of that version (and the server's
-// main-thread CPU for it), the last key of a 10-key burst → its diagnostics, completion requested
-// right after a keystroke, hover and completion latency (median and p95), and the peak resident
-// memory of each server process. Both servers run
-// over stdio, one at a time, each in a fresh process per file, driven by the same client code.
+// diagnostics in a cold server (the median of FIRST_OPENS fresh processes), a one-character
+// didChange → the diagnostics of that version (and the server's main-thread CPU for it), the last
+// key of a 10-key burst → its diagnostics, completion requested right after a keystroke, hover and
+// completion latency (median and p95), and the peak resident memory of each server process. Both
+// servers run over stdio, one at a time, each in a fresh process per file, driven by the same
+// client code.
 // Run: node --import tsx bench/editing.ts   (needs `npm run build` first: it starts dist/server.js)
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";

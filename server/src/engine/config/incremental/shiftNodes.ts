@@ -9,24 +9,7 @@ export type OffsetMap = (offset: number) => number;
  * would otherwise keep a second copy of the text alive per node.
  */
 export function moveNodes(root: unknown, map: OffsetMap): void {
-  const stack: unknown[] = [root];
-  while (stack.length) {
-    const node = stack.pop();
-    if (isPair(node)) {
-      stack.push(node.key, node.value);
-      continue;
-    }
-    if (!isScalar(node) && !isCollection(node) && !isAlias(node)) continue;
-    const n = node as Node & { srcToken?: unknown };
-    if (n.range) {
-      // In place: new arrays would be garbage.
-      n.range[0] = map(n.range[0]);
-      n.range[1] = map(n.range[1]);
-      n.range[2] = map(n.range[2]);
-    }
-    if (n.srcToken) delete n.srcToken;
-    if (isCollection(node)) stack.push(...node.items);
-  }
+  walkTree(root, map, false);
 }
 
 /**
@@ -36,6 +19,11 @@ export function moveNodes(root: unknown, map: OffsetMap): void {
  * entries, each of about 7 collections, the unused room alone is tens of megabytes.
  */
 export function settleParsedTree(root: unknown, by: number): void {
+  walkTree(root, by, true);
+}
+
+/** The walk of {@link moveNodes} and {@link settleParsedTree}: `move` is a shift in characters or an offset map. */
+function walkTree(root: unknown, move: number | OffsetMap, trimItems: boolean): void {
   const stack: unknown[] = [root];
   while (stack.length) {
     const node = stack.pop();
@@ -47,14 +35,20 @@ export function settleParsedTree(root: unknown, by: number): void {
     const n = node as Node & { srcToken?: unknown };
     const range = n.range;
     if (range) {
-      range[0] += by;
-      range[1] += by;
-      range[2] += by;
+      // In place: new arrays would be garbage.
+      if (typeof move === 'number') {
+        range[0] += move;
+        range[1] += move;
+        range[2] += move;
+      } else {
+        range[0] = move(range[0]);
+        range[1] = move(range[1]);
+        range[2] = move(range[2]);
+      }
     }
     if (n.srcToken) delete n.srcToken;
     if (isCollection(node)) {
-      const items = node.items.slice();
-      node.items = items;
+      const items = trimItems ? (node.items = node.items.slice()) : node.items;
       for (let i = 0; i < items.length; i++) stack.push(items[i]);
     }
   }
@@ -82,7 +76,7 @@ const LAZY_ITEMS: PropertyDescriptor = {
     const by = this[PENDING];
     if (by !== 0) {
       this[PENDING] = 0;
-      for (const item of this[ITEMS]) moveNodes(item, (offset) => offset + by);
+      for (const item of this[ITEMS]) walkTree(item, by, false);
     }
     return this[ITEMS];
   },
@@ -129,7 +123,7 @@ export function moveTree(root: Node, by: number): void {
   if (by === 0) return;
   const lazy = root as unknown as Partial<LazyRoot>;
   if (lazy[PENDING] === undefined) {
-    moveNodes(root, (offset) => offset + by);
+    walkTree(root, by, false);
     return;
   }
   const range = lazy.range;
