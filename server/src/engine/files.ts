@@ -50,14 +50,14 @@ function safeDecode(value: string): string {
 /**
  * GitLab opens `config.yaml` and `environment_templates/default.yaml` only; the `.yml` spelling of
  * either is never read (docs/gitlab-behaviour.md#ignored-file-names). A warning on the first line,
- * with the name to rename the file to; null for every other file.
+ * with the name to rename the file to; null for every other file. `text` is asked only for those two.
  */
-export function ignoredSpellingDiagnostic(filePath: string, text: string): EngineDiagnostic | null {
+export function ignoredSpellingDiagnostic(filePath: string, text: () => string): EngineDiagnostic | null {
   const inside = agentDirectoryOf(filePath)?.inside;
-  const firstLine = { start: { line: 0, character: 0 }, end: { line: 0, character: text.split(/\r?\n/, 1)[0].length } };
+  const firstLine = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: text().split(/\r?\n/, 1)[0].length } });
   if (inside === 'config.yml') {
     return {
-      range: firstLine,
+      range: firstLine(),
       severity: 'warning',
       code: 'file.ignoredName',
       message: 'GitLab reads only config.yaml (not .yml) and ignores this file: nothing in it configures the agent. Rename it to config.yaml.',
@@ -66,7 +66,7 @@ export function ignoredSpellingDiagnostic(filePath: string, text: string): Engin
   }
   if (inside === 'environment_templates/default.yml') {
     return {
-      range: firstLine,
+      range: firstLine(),
       severity: 'warning',
       code: 'file.ignoredName',
       message: 'GitLab reads only environment_templates/default.yaml (not .yml) and ignores this file: without default.yaml it renders its built-in default template. Rename it to default.yaml.',

@@ -60,7 +60,7 @@ export class CodeLensFeature {
       const title = `CI access: ${allowed.length}/${outcomes.length} scenarios authorized${namespaces.length ? ` · ${namespaces.slice(0, 3).join(', ')}${namespaces.length > 3 ? ', …' : ''}` : ''}${problems ? ` · ⚠ ${problems} problem(s)` : ''}`;
       return [{ range, command: command(title) }];
     });
-    this.lastGood.remember(uri, document.getText(), lenses, (lens) => lens.range.start.line);
+    this.lastGood.remember(document, lenses, (lens) => lens.range.start.line);
     return lenses;
   }
 

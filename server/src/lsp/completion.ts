@@ -63,11 +63,12 @@ export class CompletionFeature {
       candidates = completeEnvironmentTemplate(parsed.text, parsed.index, parsed.doc, offset);
     } else {
       const settings = await this.settings.get();
-      const context = agentConfigContext(parsed.text, parsed.index, parsed.doc, offset);
+      // The model's text as its index keeps it: after an edit of a big config, not joined.
+      const context = agentConfigContext(parsed.index.source, parsed.index, parsed.doc, offset);
       // The workspace's ids are gathered only for an `id:` value.
       const knownIds = context && isIdValue(context) ? await this.workspaceIds.current() : NO_IDS;
       const scenarios = activeScenarios(settings);
-      const input = { text: parsed.text, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, gitlabVersion: settings.gitlabVersion, scenarioVariables: scenarioVariableNames(scenarios), environments: scenarioEnvironments(scenarios), knownIds };
+      const input = { text: parsed.index.source, index: parsed.index, doc: parsed.doc, value: parsed.value, offset, target: settings.target, gitlabVersion: settings.gitlabVersion, scenarioVariables: scenarioVariableNames(scenarios), environments: scenarioEnvironments(scenarios), knownIds };
       candidates = completeAgentConfig(input, context);
     }
     // Complete lists: every candidate for the position is there, the editor filters as the user types.

@@ -157,17 +157,13 @@ export class DiagnosticsFeature {
     try {
       // In steps, each followed by a look at the messages: the last key of a burst, arriving while
       // an earlier version is checked, waits for the end of a step, not of the whole validation.
-      // At 50,000 entries a validation is about 30 ms in two steps of similar cost: joining the
-      // text (EditedDocument) and composing the model.
-      const content = document.getText();
-      await messagesRead();
-      if (!current()) return;
-      // The engine's front door decides every check; the editor brings the text, its cached
-      // incremental model of a config (settings are the owner of its cached checks) and the siblings.
+      // The engine's front door decides every check; the editor brings the text (read only if a
+      // check needs all of it), its cached incremental model of a config (settings are the owner of
+      // its cached checks) and the siblings.
       const model = file.kind === 'agentConfig' ? this.models.configModel(document, settings) : undefined;
       await messagesRead();
       if (!current()) return;
-      diagnostics = checkAgentFile({ path: documentPath(uri), content }, projectSettings(uri, settings), this.siblings.siblingsOf(uri), model);
+      diagnostics = checkAgentFile({ path: documentPath(uri), content: () => document.getText() }, projectSettings(uri, settings), this.siblings.siblingsOf(uri), model);
     } catch (err) {
       // The server must stay up whatever the input: report the failure on the document instead.
       this.connection.console.error(`validation failed for ${document.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

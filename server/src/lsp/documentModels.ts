@@ -5,7 +5,9 @@ import { readCiAccess, type CiAccessModel } from '../engine/access/model';
 import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
 import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
 import { classifyPath } from '../engine/files';
+import type { TextSource } from '../engine/text/splicedText';
 import type { ConfigModel } from '../engine/project';
+import { EditedDocument } from './editedDocument';
 
 /** An open agent configuration with its parse and the YAML tree it has. */
 export interface OpenAgentConfig {
@@ -38,7 +40,7 @@ export class DocumentModels {
     const hit = this.cache.get(document.uri);
     if (hit && hit.version === document.version) return hit.parsed;
     const incremental = this.incrementalModel(document.uri);
-    const parsed = incremental ? incremental.update(document.getText()) : parseYaml(document.getText());
+    const parsed = incremental ? incremental.update(textSource(document)) : parseYaml(document.getText());
     this.cache.set(document.uri, { version: document.version, parsed });
     return parsed;
   }
@@ -73,4 +75,9 @@ export class DocumentModels {
     if (!model && classifyPath(new URL(uri).pathname).kind === 'agentConfig') this.incremental.set(uri, (model = new IncrementalAgentConfig()));
     return model ?? null;
   }
+}
+
+/** The document's text as the incremental model reads it: spliced, not joined, when the document keeps its edits so. */
+function textSource(document: TextDocument): TextSource {
+  return document instanceof EditedDocument ? document.textSource() : document.getText();
 }

@@ -1,16 +1,24 @@
 import type { TextDocumentContentChangeEvent, TextDocumentsConfiguration } from 'vscode-languageserver';
 import { TextDocument, type Position, type Range } from 'vscode-languageserver-textdocument';
+import { SplicedText, type TextSource } from '../engine/text/splicedText';
+
+/**
+ * Above this many changed characters since the last join, {@link EditedDocument.textSource} joins
+ * the text: slices that cross a long middle would copy it at every reader.
+ */
+const LONGEST_SPLICE = 64 * 1024;
 
 /**
  * An open document whose keystrokes do not copy its text. The library's TextDocument reads the
  * text it has just joined (to look for a CR LF across the edit), and V8 then copies the joined
  * pieces into one flat string: at every keystroke, the whole file (17 MB and ~11 ms at 50,000
- * entries) and as much garbage. This one keeps the text of its last read (`base`) and, until the
- * next read, only the span the edits since then changed (`middle`, between `prefix` characters of
+ * entries) and as much garbage. This one keeps the text of its last whole read (`base`) and, until
+ * the next, only the span the edits since then changed (`middle`, between `prefix` characters of
  * the base and its last `suffix`): a keystroke costs its own size and the shift of the line starts
- * after it, and the keys of a burst that nobody reads in between are joined once, when the next
- * validation reads the text. Positions are the library's. A text with a carriage return (a line
- * break of its own, or in CR LF) is left to the library's TextDocument, which this then wraps.
+ * after it. Readers of a range, and the incremental model of a config (`textSource`, a spliced
+ * text), read the pieces; only a reader of the whole text joins them, once per version. Positions
+ * are the library's. A text with a carriage return (a line break of its own, or in CR LF) is left
+ * to the library's TextDocument, which this then wraps.
  */
 export class EditedDocument implements TextDocument {
   private base: string;
@@ -46,6 +54,11 @@ export class EditedDocument implements TextDocument {
 
   getText(range?: Range): string {
     if (this.library) return this.library.getText(range);
+    if (range && this.middle !== null) {
+      // A range is read from the pieces: a feature reading a few lines does not join the text.
+      const [a, b] = [this.offsetAt(range.start), this.offsetAt(range.end)];
+      return this.sliceCurrent(Math.min(a, b), Math.max(a, b));
+    }
     if (this.middle !== null) {
       this.base = this.base.slice(0, this.prefix) + this.middle + this.base.slice(this.base.length - this.suffix);
       this.middle = null;
@@ -55,6 +68,16 @@ export class EditedDocument implements TextDocument {
       this.base.charCodeAt(0);
     }
     return range ? this.base.substring(this.offsetAt(range.start), this.offsetAt(range.end)) : this.base;
+  }
+
+  /**
+   * The text for readers that take a {@link TextSource}: the edits since the last join spliced into
+   * the joined text, not joined again (the incremental model of a big config reads only around the
+   * edit). The same as `getText()` when nothing changed since the last join or the changed span is long.
+   */
+  textSource(): TextSource {
+    if (this.library || this.middle === null || this.middle.length > LONGEST_SPLICE) return this.getText();
+    return new SplicedText(this.base, this.prefix, this.middle, this.suffix);
   }
 
   positionAt(offset: number): Position {

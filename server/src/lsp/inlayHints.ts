@@ -55,7 +55,7 @@ export class InlayHintsFeature {
       }
     }
     // Hints of the whole visible range are kept; a later request for another range replaces them.
-    this.lastGood.remember(uri, document.getText(), hints, (hint) => hint.position.line);
+    this.lastGood.remember(document, hints, (hint) => hint.position.line);
     return hints;
   }
 }

@@ -1,3 +1,5 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+
 /**
  * The last good results of a feature (code lenses, inlay hints) per document, carried over to a
  * version that cannot be read (a half-typed line is a YAML syntax error): each result stays on the
@@ -12,10 +14,13 @@ export class LastGood<T> {
    */
   private readonly byUri = new Map<string, readonly { line: number; text: string | undefined; item: T }[]>();
 
-  /** Keeps `items` (each on line `lineOf(item)` of `text`) as the last good results of `uri`. */
-  remember(uri: string, text: string, items: readonly T[], lineOf: (item: T) => number): void {
-    const lines = text.split('\n');
-    this.byUri.set(uri, items.map((item) => ({ line: lineOf(item), text: lines[lineOf(item)], item })));
+  /**
+   * Keeps `items` (each on line `lineOf(item)` of `document`) as the last good results of its URI.
+   * Reads only those lines: a feature answered at every keystroke of a big file must not split
+   * (or join) its whole text.
+   */
+  remember(document: TextDocument, items: readonly T[], lineOf: (item: T) => number): void {
+    this.byUri.set(document.uri, items.map((item) => ({ line: lineOf(item), text: lineText(document, lineOf(item)), item })));
   }
 
   /** The last good results moved to their lines in `text`, each with its new line. */
@@ -45,3 +50,9 @@ export class LastGood<T> {
   }
 }
 
+/** Line `line` of the document as `split('\n')` gives it (a `\r` before the `\n` kept); undefined past the last line. */
+function lineText(document: TextDocument, line: number): string | undefined {
+  if (line < 0 || line >= document.lineCount) return undefined;
+  const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}

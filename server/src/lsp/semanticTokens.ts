@@ -3,6 +3,7 @@ import { isMap, isSeq, type Node } from 'yaml';
 import { scalarOffsetMapper } from '../engine/config/scalarSource';
 import { valueOfKey } from '../engine/config/yamlDocument';
 import { expressionSemanticSpans, namespaceSemanticSpans, SEMANTIC_TOKEN_TYPES, type SemanticSpan } from '../engine/expr/semanticTokens';
+import type { TextSource } from '../engine/text/splicedText';
 import type { DocumentModels, OpenAgentConfig } from './documentModels';
 
 /** The legend announced in the server's capabilities. */
@@ -56,15 +57,15 @@ function collectSpans(config: OpenAgentConfig, window: readonly [number, number]
   for (const list of ['projects', 'groups']) {
     const entries = valueOfKey(ciAccess, list);
     if (!isSeq(entries)) continue;
-    for (const entry of overlapping(entries.items as Node[], window)) entrySpans(entry, config.parsed.text, out);
+    for (const entry of overlapping(entries.items as Node[], window)) entrySpans(entry, config.parsed.index.source, out);
   }
   const instance = valueOfKey(ciAccess, 'instance');
-  if (instance && overlaps(instance, window)) entrySpans(instance, config.parsed.text, out);
+  if (instance && overlaps(instance, window)) entrySpans(instance, config.parsed.index.source, out);
   return window ? out.filter((s) => s.end > window[0] && s.start < window[1]) : out;
 }
 
 /** The spans of one `ci_access` entry: its rules' `if` and `namespace`, and `default_namespace` when it has rules. */
-function entrySpans(entry: unknown, text: string, out: DocumentSpan[]): void {
+function entrySpans(entry: unknown, text: TextSource, out: DocumentSpan[]): void {
   if (!isMap(entry)) return;
   const rules = valueOfKey(entry, 'rules');
   if (!isSeq(rules)) return;
@@ -76,7 +77,7 @@ function entrySpans(entry: unknown, text: string, out: DocumentSpan[]): void {
   }
 }
 
-function addSpans(node: Node | null, text: string, spansOf: (value: string) => readonly SemanticSpan[], out: DocumentSpan[]): void {
+function addSpans(node: Node | null, text: TextSource, spansOf: (value: string) => readonly SemanticSpan[], out: DocumentSpan[]): void {
   const map = scalarOffsetMapper(node, text);
   if (!map || !node || typeof (node as { source?: unknown }).source !== 'string') return;
   for (const span of spansOf((node as { source: string }).source)) {

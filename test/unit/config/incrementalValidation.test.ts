@@ -7,6 +7,8 @@ import { rescanLayout, scanLayout } from '../../../server/src/engine/config/incr
 import { pathAtOffset } from '../../../server/src/engine/config/pathAtOffset';
 import { validateAgentConfig, type ValidateOptions } from '../../../server/src/engine/config/validateAgentConfig';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { agentConfigContext } from '../../../server/src/engine/completion';
+import { SplicedText, type TextSource } from '../../../server/src/engine/text/splicedText';
 import { TextIndex } from '../../../server/src/engine/text/textIndex';
 import { generateAgentConfig, generateVariedAgentConfig, seededRandom } from '../../support/generateConfig';
 
@@ -32,8 +34,16 @@ function randomEdit(text: string, random: () => number): string {
   return kind < 0.9 ? text.slice(0, lineStart) + line + text.slice(lineStart) : text.slice(0, lineStart) + text.slice(lineStart + line.length);
 }
 
-function assertSameAsWhole(incremental: IncrementalAgentConfig, text: string, owner: unknown, step: string): void {
-  const model = incremental.update(text);
+/** `text` as the editor keeps it after edits: `base` (the text it last joined) with the span they changed replaced. */
+function splicedOn(base: string, text: string): SplicedText {
+  const { prefix, suffix } = change(base, text);
+  return new SplicedText(base, prefix, text.slice(prefix, text.length - suffix), suffix);
+}
+
+/** `source`: the text as the model is given it (by default the string). */
+function assertSameAsWhole(incremental: IncrementalAgentConfig, text: string, owner: unknown, step: string, source: TextSource = text): void {
+  const model = incremental.update(source);
+  assert.equal(model.text, text, `text of the model ${step}`);
   const diagnostics = incremental.diagnostics(OPTIONS, owner);
   assert.deepEqual(diagnostics, validateAgentConfig(text, OPTIONS), `diagnostics differ ${step}`);
   const whole = parseYaml(text);
@@ -145,6 +155,57 @@ describe('incremental validation equals a from-scratch validation', () => {
   });
 });
 
+describe('a text given as a splice of an older version (as the editor keeps it) reads as the same text given whole', () => {
+  for (const seed of [7, 8]) {
+    it(`after each of 150 random edits, the base joined now and then (seed ${seed})`, () => {
+      const random = seededRandom(seed);
+      let text = generateVariedAgentConfig(40, seed);
+      let base = text;
+      const incremental = new IncrementalAgentConfig();
+      const owner = {};
+      let composed = 0;
+      let lastComposed = text;
+      for (let step = 0; step < 150; step++) {
+        text = randomEdit(text, random);
+        if (random() < 0.15) base = text;
+        assertSameAsWhole(incremental, text, owner, `after edit ${step} (seed ${seed})`, splicedOn(base, text));
+        if (incremental.incremental) {
+          composed++;
+          lastComposed = text;
+        } else if (random() < 0.7) text = lastComposed;
+      }
+      assert.ok(composed > 50, `only ${composed} of 150 versions were composed from entries`);
+    });
+  }
+
+  it('edits inside entries join nothing: the model, its diagnostics and a completion read only around the edit', () => {
+    class CountedJoins extends SplicedText {
+      joins = 0;
+      override toString(): string {
+        this.joins++;
+        return super.toString();
+      }
+    }
+    const text = generateAgentConfig(300);
+    const incremental = new IncrementalAgentConfig();
+    incremental.update(text);
+    incremental.diagnostics(OPTIONS, OPTIONS);
+    const at = text.indexOf('\n', text.indexOf('default_namespace:', text.length >> 1));
+    let edited = text;
+    for (let step = 0; step < 20; step++) {
+      // Typing at the end of a namespace, and deleting: the editor's text stays a splice of `text`.
+      edited = step % 3 === 2 ? edited.slice(0, at) + edited.slice(at + 1) : edited.slice(0, at) + 'x' + edited.slice(at);
+      const source = new CountedJoins(text, at, edited.slice(at, edited.length - (text.length - at)), text.length - at);
+      const model = incremental.update(source);
+      assert.deepEqual(incremental.diagnostics(OPTIONS, OPTIONS), validateAgentConfig(edited, OPTIONS), `diagnostics after edit ${step}`);
+      const context = agentConfigContext(model.index.source, model.index, model.doc, at);
+      assert.equal(context?.kind, 'value', `completion context after edit ${step}`);
+      assert.equal(source.joins, 0, `the text was joined after edit ${step}`);
+      assert.equal(model.text, edited);
+    }
+  });
+});
+
 describe('entries that keep their place or only move', () => {
   it('an edit before many entries moves their nodes when they are read, by all the edits since', () => {
     const text = generateAgentConfig(300);
@@ -218,6 +279,8 @@ describe('what an edit derives from the previous version equals a scan of the wh
       for (let step = 0; step < 300; step++) {
         const edited = randomEdit(text, random);
         const rescanned = rescanLayout({ text, layout }, edited, change(text, edited))?.layout ?? null;
+        // The same from texts given as splices of each other (as the editor keeps them).
+        assert.deepEqual(rescanLayout({ text: splicedOn(edited, text), layout }, splicedOn(text, edited), change(text, edited))?.layout ?? null, rescanned, `spliced layout after edit ${step}`);
         const whole = scanLayout(edited);
         if (rescanned) {
           derived++;
@@ -238,8 +301,9 @@ describe('what an edit derives from the previous version equals a scan of the wh
     for (let step = 0; step < 400; step++) {
       const at = Math.floor(random() * (text.length + 1));
       const edited = random() < 0.6 ? text.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + text.slice(at) : text.slice(0, at) + text.slice(at + 1 + Math.floor(random() * 3));
-      const derived = TextIndex.edited(index, edited, change(text, edited));
+      const derived = TextIndex.edited(index, random() < 0.5 ? edited : splicedOn(text, edited), change(text, edited));
       const whole = new TextIndex(edited);
+      assert.equal(derived.text, edited, `text after edit ${step}`);
       assert.equal(derived.lineCount, whole.lineCount, `line count after edit ${step}`);
       assert.equal(derived.utf8Length, Buffer.byteLength(edited, 'utf8'), `UTF-8 length after edit ${step}`);
       for (let offset = 0; offset <= edited.length; offset++) assert.deepEqual(derived.positionAt(offset), whole.positionAt(offset), `position of ${offset} after edit ${step}`);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { SplicedText, wholeText } from '../../../server/src/engine/text/splicedText';
 import { EditedDocument } from '../../../server/src/lsp/editedDocument';
 import { seededRandom } from '../../support/generateConfig';
 
@@ -66,6 +67,8 @@ describe('EditedDocument answers as the library TextDocument after the same chan
         TextDocument.update(library, changes, step + 2);
         // Positions are compared before the text is read: they must not need it.
         assertSame(edited, library, random, `after update ${step} (seed ${seed})`);
+        // The text as the incremental model reads it (spliced, not joined) is the same text.
+        if (random() < 0.3) assert.equal(wholeText(edited.textSource()), library.getText(), `text source after update ${step} (seed ${seed})`);
         if (random() < 0.3) assert.equal(edited.getText(), library.getText(), `text after update ${step} (seed ${seed})`);
       }
       assert.equal(edited.getText(), library.getText());
@@ -80,5 +83,17 @@ describe('EditedDocument answers as the library TextDocument after the same chan
     TextDocument.update(library, change, 2);
     assert.equal(edited.getText(), library.getText());
     assert.deepEqual(edited.positionAt(4), library.positionAt(4));
+  });
+
+  it('gives the incremental model its edits spliced into the last text it joined, and the whole text once the span is long', () => {
+    const initial = 'ci_access:\n  projects:\n    - id: a/b\n'.repeat(10);
+    const document = new EditedDocument('file:///a/config.yaml', 'yaml', 1, initial);
+    document.update([{ range: { start: { line: 2, character: 13 }, end: { line: 2, character: 13 } }, text: 'c' }], 2);
+    const source = document.textSource();
+    assert.ok(source instanceof SplicedText, 'a keystroke leaves a splice');
+    assert.equal(source.base, initial, 'of the text as it was joined last');
+    assert.equal(source.middle, 'c');
+    document.update([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x'.repeat(70 * 1024) }], 3);
+    assert.equal(typeof document.textSource(), 'string', 'a span longer than 64 KiB is joined');
   });
 });

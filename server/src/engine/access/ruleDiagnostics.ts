@@ -51,7 +51,7 @@ function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariabl
   const node = nodeAtPath(parsed.doc!, [...rule.path, 'if'])?.node;
   const whole = spanRange(parsed, node);
   if (!whole) return [];
-  const map = scalarOffsetMapper(node, parsed.text);
+  const map = scalarOffsetMapper(node, parsed.index.source);
   const at = (start: number, end: number) => (map ? parsed.index.range(map(start), map(Math.max(end, start + 1))) : whole);
   const dialect = expressionDialect(version);
   const result = validateExpression(expression, dialect);

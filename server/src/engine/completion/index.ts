@@ -8,6 +8,7 @@ import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import { expressionDialect, type GitlabVersion } from '../config/gitlabVersions';
 import { schemaAtPath, type SchemaNode } from '../config/schemaLookup';
 import { agentConfigSchemaFor } from '../config/versionedSchema';
+import type { TextSource } from '../text/splicedText';
 import type { TextIndex } from '../text/textIndex';
 import { environmentCandidates, type ScenarioEnvironment } from './environmentCompletion';
 import { expressionCandidates } from './expressionCompletion';
@@ -26,7 +27,8 @@ export type { CandidateKind, CompletionCandidate, KnownIds, ScenarioVariableName
 
 /** Everything agent-config completion reads. */
 export interface AgentConfigCompletionInput {
-  readonly text: string;
+  /** Read only around `offset`. */
+  readonly text: TextSource;
   readonly index: TextIndex;
   readonly doc: Document.Parsed | null;
   /** The document as plain data (for the ids already in a list). */
@@ -65,7 +67,7 @@ export function completeAgentConfig(
  * The YAML context at an offset, for callers that must prepare inputs only some contexts need (the
  * workspace ids are gathered only for an `id:` value).
  */
-export function agentConfigContext(text: string, index: TextIndex, doc: Document.Parsed | null, offset: number): YamlCompletionContext | null {
+export function agentConfigContext(text: TextSource, index: TextIndex, doc: Document.Parsed | null, offset: number): YamlCompletionContext | null {
   return completionContextAt(text, index, doc, offset);
 }
 

@@ -1,4 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type YAMLMap } from 'yaml';
+import type { TextSource } from '../text/splicedText';
 import type { TextIndex } from '../text/textIndex';
 import { keyText } from '../config/yamlDocument';
 
@@ -59,7 +60,7 @@ const KEY_VALUE = /^([^\s#'"{}[\],&*!|>%@`][^:#]*?|"[^"]*"|'[^']*'):(?: +(.*))?$
  * lines around it. Only the nodes on the path to the cursor are visited (a binary search at each
  * level), so the cost grows with the nesting depth, not with the size of the file.
  */
-export function completionContextAt(text: string, index: TextIndex, doc: Document.Parsed | null, offset: number): YamlCompletionContext | null {
+export function completionContextAt(text: TextSource, index: TextIndex, doc: Document.Parsed | null, offset: number): YamlCompletionContext | null {
   const position = index.positionAt(offset);
   const lineStart = offset - position.character;
   const lineEnd = index.lineEnd(position.line);
@@ -92,7 +93,7 @@ export function completionContextAt(text: string, index: TextIndex, doc: Documen
 }
 
 /** The value being written: `prefix` is its text before the cursor, the rest of it is read from the line. */
-function valueContext(text: string, path: DataPath, prefix: string, offset: number, lineStart: number, lineEnd: number): YamlCompletionContext {
+function valueContext(text: TextSource, path: DataPath, prefix: string, offset: number, lineStart: number, lineEnd: number): YamlCompletionContext {
   const start = offset - prefix.length;
   const whole = prefix + valueTail(prefix, text.slice(offset, lineEnd));
   return { kind: 'value', path, prefix, text: whole, replace: [start, start + whole.length], column: start - lineStart, start };
@@ -100,7 +101,7 @@ function valueContext(text: string, path: DataPath, prefix: string, offset: numb
 
 /** A key (or a list item's first key) being written as `word`, in the map `place` found. */
 function keyContext(
-  text: string,
+  text: TextSource,
   place: Place,
   word: string,
   at: { offset: number; lineStart: number; lineEnd: number; column: number; dashColumn: number | null },

@@ -114,7 +114,7 @@ function lintEntry(entry: AccessEntry, version: GitlabVersion, environmentsWritt
 function silencedByComment(parsed: ParsedYaml, line: number, code: SecurityLintCode): boolean {
   if (line === 0) return false;
   const start = parsed.index.offsetAt({ line: line - 1, character: 0 });
-  const above = parsed.text.slice(start, parsed.index.lineEnd(line - 1));
+  const above = parsed.index.source.slice(start, parsed.index.lineEnd(line - 1));
   const match = DISABLE_NEXT_LINE.exec(above);
   if (!match) return false;
   const codes = match[1].split(/[\s,]+/).filter(Boolean);

@@ -15,8 +15,12 @@ import type { AgentSiblings } from './siblings';
 export interface AgentFile {
   /** Path or URI path: decides whether it is a config or a template, and the agent's name. */
   readonly path: string;
-  /** Bytes as read from disk (checked for UTF-8, as GitLab's YAML reader requires), or the text an editor holds. */
-  readonly content: string | Uint8Array;
+  /**
+   * Bytes as read from disk (checked for UTF-8, as GitLab's YAML reader requires), the text, or a
+   * function that gives the text an editor holds: called only when a check needs the whole text,
+   * which a config with its editor's incremental model does not (a big file's keystroke joins nothing).
+   */
+  readonly content: string | Uint8Array | (() => string);
 }
 
 /**
@@ -37,17 +41,21 @@ export interface ConfigModel {
  * agent's template is checked as a configuration.
  */
 export function checkAgentFile(file: AgentFile, settings: ProjectSettings, siblings: AgentSiblings, model?: ConfigModel): EngineDiagnostic[] {
-  const decoded = typeof file.content === 'string' ? { text: file.content, encoding: null } : decodeBytes(file.content);
+  const { content } = file;
+  const decoded = typeof content === 'string' || typeof content === 'function' ? null : decodeBytes(content);
+  let text: string | undefined;
+  const readText = () => (text ??= decoded ? decoded.text : typeof content === 'function' ? content() : (content as string));
   const kind = classifyPath(file.path);
   const found =
     kind.kind === 'environmentTemplate'
-      ? checkEnvironmentTemplate(decoded.text, kind.templateName, kind.agentName, settings, siblings)
-      : checkAgentConfig(model ?? wholeFileModel(decoded.text), kind.kind === 'agentConfig' ? kind.agentName : null, settings, siblings);
-  const ignored = ignoredSpellingDiagnostic(file.path, decoded.text);
+      ? checkEnvironmentTemplate(readText(), kind.templateName, kind.agentName, settings, siblings)
+      : checkAgentConfig(model ?? wholeFileModel(readText()), kind.kind === 'agentConfig' ? kind.agentName : null, settings, siblings);
+  const ignored = ignoredSpellingDiagnostic(file.path, readText);
   const all = ignored ? [ignored, ...found] : found;
-  const diagnostics = finalizeDiagnostics(decoded.encoding ? [decoded.encoding, ...all] : all);
+  const encoding = decoded?.encoding ?? null;
+  const diagnostics = finalizeDiagnostics(encoding ? [encoding, ...all] : all);
   // The encoding is the first thing to fix: never cut by the cap on the number of problems.
-  if (decoded.encoding && !diagnostics.includes(decoded.encoding)) diagnostics.unshift(decoded.encoding);
+  if (encoding && !diagnostics.includes(encoding)) diagnostics.unshift(encoding);
   return diagnostics;
 }
 

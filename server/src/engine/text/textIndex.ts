@@ -1,4 +1,5 @@
 import type { Position, Range } from '../diagnostics';
+import { wholeText, type TextSource } from './splicedText';
 
 /** Where two versions of a text differ: they share `prefix` characters at the start and `suffix` at the end. */
 export interface TextChange {
@@ -9,7 +10,9 @@ export interface TextChange {
 /**
  * Converts between string offsets and line/character positions for one text. Built once per
  * document version (or derived from the previous version's index in the time of the edit);
- * lookups are a binary search over line starts.
+ * lookups are a binary search over line starts. It also keeps the text as it was given
+ * (`source`): readers that take only pieces around a position (completion, the entry checks)
+ * read it there, so a derived index's spliced text is joined only for a reader of `text`.
  */
 export class TextIndex {
   /** Offsets of the line starts, scanned at the first lookup: most parses of a run of entries are never asked a position. */
@@ -18,14 +21,20 @@ export class TextIndex {
   private readonly hasCarriageReturn: boolean;
   private bytes: number | undefined;
 
+  /** `source`: the text, or a spliced text (positions need only its length and line starts). */
   constructor(
-    readonly text: string,
+    readonly source: TextSource,
     lineStarts?: Int32Array,
     bytes?: number,
   ) {
     this.starts = lineStarts;
-    this.hasCarriageReturn = lineStarts ? false : text.includes('\r');
+    this.hasCarriageReturn = lineStarts ? false : wholeText(source).includes('\r');
     this.bytes = bytes;
+  }
+
+  /** The whole text (a spliced source is joined once, at the first call). */
+  get text(): string {
+    return wholeText(this.source);
   }
 
   private get lineStarts(): Int32Array {
@@ -38,23 +47,24 @@ export class TextIndex {
    * after it shifted, and only the changed characters are scanned (an edit costs its own size,
    * not the file's). Built from scratch when either text has a `\r`.
    */
-  static edited(previous: TextIndex, text: string, change: TextChange): TextIndex {
+  static edited(previous: TextIndex, text: TextSource, change: TextChange): TextIndex {
     const { prefix, suffix } = change;
-    const oldEnd = previous.text.length - suffix;
+    const oldEnd = previous.source.length - suffix;
     const newEnd = text.length - suffix;
-    if (previous.hasCarriageReturn || text.slice(prefix, newEnd).includes('\r')) return new TextIndex(text);
+    const changed = text.slice(prefix, newEnd);
+    if (previous.hasCarriageReturn || changed.includes('\r')) return new TextIndex(wholeText(text));
     const old = previous.lineStarts;
     // Starts at or before the change keep their place; starts whose line break is inside the
     // old changed span are dropped; the rest move by the change in length.
     const keep = upperBound(old, prefix);
     const after = upperBound(old, oldEnd);
-    const middle = newlineStarts(text, prefix, newEnd, []);
+    const middle = newlineStarts(changed, 0, changed.length, []).map((start) => start + prefix);
     const starts = new Int32Array(keep + middle.length + (old.length - after));
     starts.set(old.subarray(0, keep));
     starts.set(middle, keep);
     const growth = newEnd - oldEnd;
     for (let i = after, j = keep + middle.length; i < old.length; i++, j++) starts[j] = old[i] + growth;
-    return new TextIndex(text, starts, previous.bytes === undefined ? undefined : previous.bytes + utf8Growth(previous.text, text, prefix, suffix));
+    return new TextIndex(text, starts, previous.bytes === undefined ? undefined : previous.bytes + utf8Growth(previous.source, text, prefix, suffix));
   }
 
   get lineCount(): number {
@@ -68,7 +78,7 @@ export class TextIndex {
   }
 
   positionAt(offset: number): Position {
-    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const clamped = Math.max(0, Math.min(offset, this.source.length));
     const starts = this.lineStarts;
     let low = 0;
     let high = starts.length - 1;
@@ -81,7 +91,7 @@ export class TextIndex {
   }
 
   offsetAt(position: Position): number {
-    if (position.line >= this.lineStarts.length) return this.text.length;
+    if (position.line >= this.lineStarts.length) return this.source.length;
     const start = this.lineStarts[Math.max(0, position.line)];
     return Math.min(start + position.character, this.lineEnd(position.line));
   }
@@ -92,9 +102,9 @@ export class TextIndex {
 
   /** Offset of the end of a line, before its line break. */
   lineEnd(line: number): number {
-    const next = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] : this.text.length;
+    const next = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] : this.source.length;
     let end = next;
-    while (end > this.lineStarts[line] && (this.text[end - 1] === '\n' || this.text[end - 1] === '\r')) end--;
+    while (end > this.lineStarts[line] && isLineBreak(this.source.charCodeAt(end - 1))) end--;
     return end;
   }
 }
@@ -108,6 +118,10 @@ function lineStartsWithCarriageReturns(text: string): Int32Array {
     else if (c === 13 /* \r */ && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
   }
   return Int32Array.from(starts);
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 10 /* \n */ || code === 13 /* \r */;
 }
 
 /** `starts` followed by the offset after each `\n` in [from, to). */
@@ -129,7 +143,7 @@ function upperBound(values: Int32Array, limit: number): number {
 }
 
 /** UTF-8 bytes gained by the change; the changed spans are widened so no surrogate pair is cut. */
-function utf8Growth(before: string, after: string, prefix: number, suffix: number): number {
+function utf8Growth(before: TextSource, after: TextSource, prefix: number, suffix: number): number {
   const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
   const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
   let start = prefix;

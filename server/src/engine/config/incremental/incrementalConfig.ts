@@ -1,6 +1,7 @@
 import { Document, isMap, isSeq, type Node } from 'yaml';
 import { isRecord } from '../../data';
 import type { EngineDiagnostic } from '../../diagnostics';
+import { sharedEnds, wholeText, type TextSource } from '../../text/splicedText';
 import { TextIndex } from '../../text/textIndex';
 import { humanPath } from '../schemaDiagnostics';
 import { authorizedEntityLimit } from '../gitlabVersions';
@@ -66,7 +67,8 @@ interface PlacedList {
 /** A version built from parts: the file without the entries of each list but the last (the skeleton), and the entries. */
 interface ComposedVersion {
   readonly kind: 'composed';
-  readonly text: string;
+  /** Joined only if a reader asks for the whole text (`parsed.text`): the composition reads around the edit. */
+  readonly text: TextSource;
   readonly parsed: ParsedYaml;
   readonly layout: DocumentLayout;
   readonly skeleton: string;
@@ -105,9 +107,12 @@ export class IncrementalAgentConfig {
   /** Per list of the last composed version: how many entries have each lower-cased id, and how many ids are given more than once. */
   private readonly ids = new Map<string, { counts: Map<string, number>; repeated: number }>();
 
-  /** The model of `text`, composed from cached entries when it can be, else parsed whole. */
-  update(text: string): ParsedYaml {
-    if (this.current?.text !== text) this.current = this.compose(text) ?? { kind: 'whole', text, parsed: parseYaml(text) };
+  /**
+   * The model of `text`, composed from cached entries when it can be, else parsed whole. A
+   * {@link SplicedText} (the editor's text after an edit) is read around the edit, not joined.
+   */
+  update(text: TextSource): ParsedYaml {
+    if (this.current?.text !== text) this.current = this.compose(text) ?? wholeVersion(wholeText(text));
     return this.current.parsed;
   }
 
@@ -132,7 +137,7 @@ export class IncrementalAgentConfig {
     if (version.kind === 'composed') {
       const fromParts = this.composedDiagnostics(version, options, owner);
       if (fromParts) return [...fromParts, ...wholeFileDiagnostics(version.parsed, options, { uniqueIdLists: version.uniqueIdLists })];
-      this.current = { kind: 'whole', text: version.text, parsed: parseYaml(version.text) };
+      this.current = wholeVersion(wholeText(version.text));
     }
     const whole = this.current as WholeVersion;
     if (this.wholeChecks?.text !== whole.text || this.wholeChecks.owner !== owner) {
@@ -141,15 +146,15 @@ export class IncrementalAgentConfig {
     return [...this.wholeChecks.diagnostics];
   }
 
-  private compose(text: string): ComposedVersion | null {
+  private compose(text: TextSource): ComposedVersion | null {
     // What changed since the last composed version: the layout and the line index are derived from
     // its own in the time of the change when they can be.
     const previous = this.lastComposed;
     const shared = previous ? sharedEnds(previous.text, text) : { prefix: 0, suffix: 0 };
     const rescanned = previous ? rescanLayout(previous, text, shared) : null;
-    const layout = rescanned?.layout ?? scanLayout(text);
+    const layout = rescanned?.layout ?? scanLayout(wholeText(text));
     if (!layout || !layout.lists.length) return null;
-    const index = previous ? TextIndex.edited(previous.parsed.index, text, shared) : new TextIndex(text);
+    const index = previous ? TextIndex.edited(previous.parsed.index, text, shared) : new TextIndex(wholeText(text));
 
     // The skeleton keeps each list's last entry, so it stays a list of the same shape that ends the
     // same way (a collection's end offsets depend on what follows its last item). Cuts run from the
@@ -168,7 +173,7 @@ export class IncrementalAgentConfig {
       removedLines += lines;
       copied = last.start + list.itemIndent;
     }
-    skeleton += text.slice(copied);
+    skeleton += text.slice(copied, text.length);
     const skeletonParsed = parseYaml(skeleton);
     if (skeletonParsed.hasSyntaxErrors || !skeletonParsed.doc) return null;
 
@@ -237,7 +242,7 @@ export class IncrementalAgentConfig {
     for (const part of retired) this.countId(part, -1);
     for (const part of created) this.countId(part, 1);
     const uniqueIdLists = new Set(lists.map((l) => l.slice.path.join('.')).filter((key) => !this.ids.get(key)?.repeated));
-    const parsed: ParsedYaml = { text, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
+    const parsed: ParsedYaml = { get text() { return index.text; }, index, doc: skeletonParsed.doc, value, diagnostics, hasSyntaxErrors: false };
     this.lastComposed = { kind: 'composed', text, parsed, layout, skeleton, cuts, lists, uniqueIdLists };
     return this.lastComposed;
   }
@@ -287,7 +292,7 @@ export class IncrementalAgentConfig {
     if (cached !== undefined) return cached;
     const index = version.parsed.index;
     // The entry's tree carries document offsets, so the checks see the document's text and lines.
-    const view: ParsedYaml = { text: version.text, index, doc: loneEntryDocument(part), value: { [part.path[0]]: { [part.path[1]]: [part.itemValue] } }, diagnostics: [], hasSyntaxErrors: false };
+    const view: ParsedYaml = { get text() { return index.text; }, index, doc: loneEntryDocument(part), value: { [part.path[0]]: { [part.path[1]]: [part.itemValue] } }, diagnostics: [], hasSyntaxErrors: false };
     // GitLab reads only the first 100 or 500 entries of a list (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): the rules, lint and top-level checks stop there too.
     const found = partDiagnostics(view, entryCheckOptions(options, honoured));
     const lastLine = index.positionAt(entry.end).line;
@@ -318,7 +323,7 @@ function entryCheckOptions(options: ValidateOptions, honoured: boolean): Validat
  * depth as in the file), and makes one part of each item; null when the run does not parse cleanly
  * as exactly those items.
  */
-function parseRun(text: string, header: string, slice: ListSlice, from: number, to: number, index: TextIndex, epoch: number): EntryPart[] | null {
+function parseRun(text: TextSource, header: string, slice: ListSlice, from: number, to: number, index: TextIndex, epoch: number): EntryPart[] | null {
   const first = slice.entries[from];
   const parsed = parseYaml(header + text.slice(first.start, slice.entries[to - 1].end));
   if (parsed.hasSyntaxErrors || !parsed.doc) return null;
@@ -345,6 +350,10 @@ function parseRun(text: string, header: string, slice: ListSlice, from: number, 
   });
 }
 
+function wholeVersion(text: string): WholeVersion {
+  return { kind: 'whole', text, parsed: parseYaml(text) };
+}
+
 /** Shared by every lone-entry document: its schema and options (YAML 1.1, as GitLab reads). */
 const LONE_ENTRY_TEMPLATE = new Document(null, { version: '1.1' });
 
@@ -361,37 +370,6 @@ function loneEntryDocument(part: EntryPart): Document.Parsed {
   section.items.push(pairNode(scalarNode(part.path[0]), list));
   // A shallow copy shares the template's schema: read-only here, and far cheaper than clone().
   return Object.assign(Object.create(Document.prototype) as Document.Parsed, LONE_ENTRY_TEMPLATE, { contents: section });
-}
-
-/** How many characters two texts share at the start and (not overlapping it) at the end. */
-function sharedEnds(before: string, after: string): { prefix: number; suffix: number } {
-  const limit = Math.min(before.length, after.length);
-  const prefix = sharedLength(limit, (at, length) => before.slice(at, at + length) === after.slice(at, at + length));
-  const tail = (text: string, from: number, length: number) => text.slice(text.length - from - length, text.length - from);
-  const suffix = sharedLength(limit - prefix, (from, length) => tail(before, from, length) === tail(after, from, length));
-  return { prefix, suffix };
-}
-
-/**
- * The length (at most `limit`) of a common run that `same(at, length)` checks piece by piece:
- * blocks that double while they match and halve when they do not, so a text that differs in one
- * place costs a few string comparisons (each a memory compare), not one per character or per
- * small block.
- */
-function sharedLength(limit: number, same: (at: number, length: number) => boolean): number {
-  let shared = 0;
-  let block = 4096;
-  while (block >= 1) {
-    const length = Math.min(block, limit - shared);
-    if (length > 0 && same(shared, length)) {
-      shared += length;
-      if (length === block) block *= 2;
-    } else {
-      if (length <= 0) break;
-      block = Math.min(block, length) >> 1;
-    }
-  }
-  return shared;
 }
 
 function valueAt(value: unknown, path: EntryListPath): unknown {
@@ -466,7 +444,7 @@ function keptInSharedText(slice: ListSlice, previous: ComposedVersion | null, sh
 }
 
 /** Parts by the text of their entry in `text` (the version they were placed in). */
-function partsByText(parts: readonly { readonly part: EntryPart; readonly slice: EntrySlice }[], text: string): Map<string, EntryPart[]> {
+function partsByText(parts: readonly { readonly part: EntryPart; readonly slice: EntrySlice }[], text: TextSource): Map<string, EntryPart[]> {
   const map = new Map<string, EntryPart[]>();
   for (const { part, slice } of parts) {
     const key = text.slice(slice.start, slice.end);

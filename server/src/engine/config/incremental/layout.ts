@@ -1,3 +1,5 @@
+import type { TextSource } from '../../text/splicedText';
+
 /** A list that the incremental validator splits into entries (the lists with the 500-entry limit, docs/gitlab-behaviour.md#top-level-keys-and-list-limits). */
 export type EntryListPath = readonly [section: 'ci_access' | 'user_access', list: 'projects' | 'groups'];
 
@@ -150,7 +152,7 @@ export interface LayoutEdit {
  * (`scanLayout`), which gives the same layout whenever this one is not null. Also says which
  * entries it kept ({@link LayoutEdit}).
  */
-export function rescanLayout(before: { readonly text: string; readonly layout: DocumentLayout }, text: string, change: { readonly prefix: number; readonly suffix: number }): { layout: DocumentLayout; edit: LayoutEdit } | null {
+export function rescanLayout(before: { readonly text: TextSource; readonly layout: DocumentLayout }, text: TextSource, change: { readonly prefix: number; readonly suffix: number }): { layout: DocumentLayout; edit: LayoutEdit } | null {
   const { prefix, suffix } = change;
   const oldEnd = before.text.length - suffix;
   const newEnd = text.length - suffix;
@@ -159,7 +161,8 @@ export function rescanLayout(before: { readonly text: string; readonly layout: D
   if (at === -1) return null;
   const list = before.layout.lists[at];
   const entries = list.entries;
-  if (text.slice(prefix, newEnd).includes('\r')) return null;
+  const changed = text.slice(prefix, newEnd);
+  if (changed.includes('\r')) return null;
   // From the entry before the one the change starts in (deleting a `- ` joins an entry to the one
   // before) to the entry the change ends in.
   const first = Math.max(0, lastStartingAtOrBefore(entries, prefix) - 1);
@@ -168,18 +171,20 @@ export function rescanLayout(before: { readonly text: string; readonly layout: D
   const to = entries[last].end + growth;
   if (to !== text.length && text.charCodeAt(to - 1) !== 10) return null;
 
+  // The lines of those entries, read from their text alone (offsets in `window` are from `from`).
+  const window = text.slice(from, to);
   const rescanned: EntrySlice[] = [];
   let lineNumber = entries[first].line;
-  for (let start = from; start < to; lineNumber++) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 || newline + 1 > to ? to : newline + 1;
-    const line = readLine(text, start, end);
+  for (let start = 0; start < window.length; lineNumber++) {
+    const newline = window.indexOf('\n', start);
+    const end = newline === -1 ? window.length : newline + 1;
+    const line = readLine(window, start, end);
     if (line === null) return null;
     if (line.ignorable) {
       if (!rescanned.length) return null;
     } else if (line.item && line.indent === list.itemIndent) {
-      if (rescanned.length) rescanned[rescanned.length - 1] = { ...rescanned[rescanned.length - 1], end: start };
-      rescanned.push({ start, end: to, line: lineNumber });
+      if (rescanned.length) rescanned[rescanned.length - 1] = { ...rescanned[rescanned.length - 1], end: from + start };
+      rescanned.push({ start: from + start, end: to, line: lineNumber });
     } else if (line.indent <= list.itemIndent || !rescanned.length) {
       return null; // a key of the section, or a shape only the whole scan can place
     }
@@ -187,7 +192,7 @@ export function rescanLayout(before: { readonly text: string; readonly layout: D
   }
   if (!rescanned.length) return null;
 
-  const lineGrowth = countNewlines(text, prefix, newEnd) - countNewlines(before.text, prefix, oldEnd);
+  const lineGrowth = countNewlines(changed) - countNewlines(before.text.slice(prefix, oldEnd));
   const moved = (e: EntrySlice): EntrySlice => ({ start: e.start + growth, end: e.end + growth, line: e.line + lineGrowth });
   const lists = before.layout.lists.map((l, i): ListSlice => {
     if (i < at) return l;
@@ -209,9 +214,9 @@ function lastStartingAtOrBefore(entries: readonly EntrySlice[], offset: number):
   return low;
 }
 
-function countNewlines(text: string, from: number, to: number): number {
+function countNewlines(text: string): number {
   let count = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
   return count;
 }
 
