@@ -11,7 +11,7 @@ import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
 import { scenarioForEntry, type JobScenario } from './scenarios';
-import { decidedBy, simulateAccess, type AccessOutcome, type SimulationOptions } from './simulate';
+import { decidedBy, namespaceDecision, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
 
 export interface RuleCheckContext {
@@ -107,8 +107,8 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   const out: EngineDiagnostic[] = [];
   const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
   const targets = namespaceSources(entry).filter((source) => useRules || source.rule === null);
-  /** The entry in each scenario: simulated once, for whichever of its namespaces needs it. */
-  let outcomes: AccessOutcome[] | undefined;
+  /** The entry in each scenario: decided once, for whichever of its namespaces needs it. */
+  let outcomes: NamespaceOutcome[] | undefined;
 
   for (const target of targets) {
     // Found only for a diagnostic (most namespaces have none): walking to the node is a good part of a cold check.
@@ -126,11 +126,10 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     const failing: string[] = [];
     let deciding = 0;
     for (const [i, job] of context.scenarios.entries()) {
-      const outcome = (outcomes ??= simulateEntry(entry, context))[i]!;
+      const outcome = (outcomes ??= decideEntry(entry, context))[i]!;
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
-      const problem = outcome.problems.find((p) => p.code === 'namespace.invalid');
-      if (problem) failing.push(`${job.name}: ${problem.message}`);
+      if (outcome.invalid) failing.push(`${job.name}: ${outcome.invalid.message}`);
     }
     const at = failing.length ? range() : null;
     if (!at) continue;
@@ -143,13 +142,15 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   return out;
 }
 
-/** `entry` alone in each scenario of the context, in their order. */
-function simulateEntry(entry: AccessEntry, context: RuleCheckContext): AccessOutcome[] {
+type NamespaceOutcome = ReturnType<typeof namespaceDecision>;
+
+/** Who decides the namespace of `entry` alone in each scenario of the context, in their order (as `simulateAccess` would). */
+function decideEntry(entry: AccessEntry, context: RuleCheckContext): NamespaceOutcome[] {
   const model = singleEntryModel(entry);
   const options = { ...context.options, anyEntry: true };
   return context.scenarios.map((job) => {
     const scenario = scenarioForEntry(job, entry, context.defaultBranch);
-    return simulateAccess(model, context.agent, scenario, options, jobValuesByProject(job, context.defaultBranch)(scenario.projectPath));
+    return namespaceDecision(model, context.agent, scenario, options, jobValuesByProject(job, context.defaultBranch)(scenario.projectPath));
   });
 }
 

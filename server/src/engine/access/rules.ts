@@ -23,22 +23,22 @@ export interface RuleTrace {
  * with the job's variables. An `if` that cannot be evaluated does not match (GitLab's
  * `Statement#truthful?`).
  */
-export function evaluateRules(entry: AccessEntry, variables: ReadonlyMap<string, string>, noRuleMatch: NoRuleMatchBehaviour, trace: RuleTrace[] = [], dialect: ExprOptions = {}): RulesOutcome {
+export function evaluateRules(entry: AccessEntry, variables: ReadonlyMap<string, string>, noRuleMatch: NoRuleMatchBehaviour, trace: RuleTrace[] | null = null, dialect: ExprOptions = {}): RulesOutcome {
   if (!entry.rules) return { kind: 'noRules' };
   for (const rule of entry.rules) {
     if (rule.if !== undefined) {
       const result = evaluate(rule.if, variables, dialect);
       if (!result.ok) {
-        trace.push({ rule, result: 'error', detail: result.error.message });
+        trace?.push({ rule, result: 'error', detail: result.error.message });
         continue;
       }
       if (!result.truthy) {
-        trace.push({ rule, result: 'notMatched', detail: `if evaluates to ${JSON.stringify(result.value)}` });
+        trace?.push({ rule, result: 'notMatched', detail: `if evaluates to ${JSON.stringify(result.value)}` });
         continue;
       }
-      trace.push({ rule, result: 'matched', detail: `if evaluates to ${JSON.stringify(result.value)}` });
+      trace?.push({ rule, result: 'matched', detail: `if evaluates to ${JSON.stringify(result.value)}` });
     } else {
-      trace.push({ rule, result: 'matched', detail: 'no if: always matches' });
+      trace?.push({ rule, result: 'matched', detail: 'no if: always matches' });
     }
     if (rule.when === 'never') return { kind: 'never', rule };
     const template = rule.namespace ?? entry.defaultNamespace;

@@ -1,11 +1,11 @@
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import { ciEntryPath, expressionDialect, keyAddedAfter, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../config/gitlabVersions';
-import { checkNamespace, type OverlongNamespacePolicy } from '../vars/namespace';
+import { checkNamespace, type NamespaceCheck, type OverlongNamespacePolicy } from '../vars/namespace';
 import { allVariableValues, refIsProtected, scenarioVariables, type Scenario } from '../vars/scenario';
-import { decideAsGitLab, type AgentRef, type Via } from './authorize';
+import { decideAsGitLab, type AgentRef, type GitLabDecision, type Via } from './authorize';
 import { jobIdentity, kubeContextName, type JobIdentity } from './identity';
 import type { CiAccessModel } from './model';
-import { evaluateRules, type NoRuleMatchBehaviour, type RuleTrace } from './rules';
+import { evaluateRules, type NoRuleMatchBehaviour, type RulesOutcome, type RuleTrace } from './rules';
 
 export interface SimulationOptions {
   /** `gitlab` ignores `rules` (GitLab rejects the key); `proposal` applies them (default). */
@@ -55,7 +55,7 @@ export interface AccessOutcome {
  * Whether the namespace source `rule` decided this outcome: that rule matched, or (null) the
  * entry was reached and no rule decided, so `default_namespace` applies.
  */
-export function decidedBy(outcome: AccessOutcome, rule: number | null): boolean {
+export function decidedBy(outcome: Pick<AccessOutcome, 'rule' | 'via'>, rule: number | null): boolean {
   return rule === null ? outcome.rule === null && outcome.via !== null : outcome.rule === rule;
 }
 
@@ -75,7 +75,8 @@ export function simulateAccess(
   options: SimulationOptions = {},
   variables: ReadonlyMap<string, string> = allVariableValues(scenarioVariables(scenario)),
 ): AccessOutcome {
-  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: refIsProtected(scenario) }, options);
+  const trace: RuleTrace[] = [];
+  const { decision, useRules, rules, rule, namespace: written, check } = decide(model, agent, scenario, options, variables, trace);
   const problems: SimulationProblem[] = decision.problems.map((message) => ({ code: 'environment.pattern', severity: 'warning', message }));
   const explanation = [...decision.steps];
   const candidate = decision.candidate;
@@ -101,49 +102,28 @@ export function simulateAccess(
   if (!decision.authorized) return denied(decision.reason);
 
   const entry = candidate!.entry;
-  let namespace: string | null = entry?.defaultNamespace ?? null;
-  let rule: number | null = null;
-  let ruleTrace: RuleTrace[] | undefined;
-  const useRules = (options.target ?? 'proposal') === 'proposal' && entry?.rules !== undefined;
-  if (useRules && entry) {
-    ruleTrace = [];
-    const outcome = evaluateRules(entry, variables, options.noRuleMatch ?? 'deny', ruleTrace, expressionDialect(options.gitlabVersion));
-    for (const t of ruleTrace) {
-      explanation.push(`rule ${t.rule.number}: ${t.result === 'matched' ? 'matches' : t.result === 'error' ? 'cannot be evaluated' : 'does not match'} (${t.detail})`);
-      if (t.result === 'error') problems.push({ code: 'rule.evaluation', severity: 'error', message: `rule ${t.rule.number}: ${t.detail}` });
-    }
-    switch (outcome.kind) {
-      case 'never':
-        return denied(`rule ${outcome.rule.number} has when: never`, outcome.rule.number, { ruleTrace });
-      case 'noMatch':
-        if (!outcome.allowed) return denied('rules exist and none matches (option A)', null, { ruleTrace });
-        explanation.push('no rule matches: allowed (option B), default_namespace applies');
-        break;
-      case 'matched':
-        rule = outcome.rule.number;
-        namespace = outcome.namespace;
-        break;
-      case 'noRules':
-        break;
-    }
+  // The trace is part of the outcome whenever the rules were evaluated.
+  const ruleTrace = rules ? trace : undefined;
+  for (const t of trace) {
+    explanation.push(`rule ${t.rule.number}: ${t.result === 'matched' ? 'matches' : t.result === 'error' ? 'cannot be evaluated' : 'does not match'} (${t.detail})`);
+    if (t.result === 'error') problems.push({ code: 'rule.evaluation', severity: 'error', message: `rule ${t.rule.number}: ${t.detail}` });
+  }
+  if (rules?.kind === 'never') return denied(`rule ${rule} has when: never`, rule, { ruleTrace });
+  if (rules?.kind === 'noMatch') {
+    if (!rules.allowed) return denied('rules exist and none matches (option A)', null, { ruleTrace });
+    explanation.push('no rule matches: allowed (option B), default_namespace applies');
   }
 
-  if (namespace !== null) {
-    const check = checkNamespace(namespace, options.overlongNamespace ?? 'error');
-    if (check.kind === 'truncated') {
-      explanation.push(`namespace "${check.original}" is over 63 characters: truncated to "${check.namespace}"`);
-      problems.push({ code: 'namespace.truncated', severity: 'warning', message: `namespace "${check.original}" (${check.original.length} characters) truncated to "${check.namespace}"` });
-      namespace = check.namespace;
-    } else if (check.kind === 'invalid') {
-      const why = check.problems.map((p) => p.message).join('; ');
-      const message = `namespace "${namespace}" is not a valid Kubernetes namespace: ${why}`;
-      if (useRules) {
-        // In the rules design GitLab creates the namespace before the job starts; an invalid name aborts the job.
-        problems.push({ code: 'namespace.invalid', severity: 'error', message: `${message}; the job would be aborted` });
-        return denied(message, rule, { namespace, ...(ruleTrace ? { ruleTrace } : {}) });
-      }
-      problems.push({ code: 'namespace.invalid', severity: 'warning', message: `${message}; kubectl commands in the job would fail` });
-    }
+  let namespace = written;
+  if (check?.kind === 'truncated') {
+    explanation.push(`namespace "${check.original}" is over 63 characters: truncated to "${check.namespace}"`);
+    problems.push({ code: 'namespace.truncated', severity: 'warning', message: `namespace "${check.original}" (${check.original.length} characters) truncated to "${check.namespace}"` });
+    namespace = check.namespace;
+  } else if (check?.kind === 'invalid') {
+    const { reason, problem } = invalidNamespace(written!, check, useRules);
+    problems.push(problem);
+    // In the rules design GitLab creates the namespace before the job starts; an invalid name aborts the job.
+    if (useRules) return denied(reason, rule, { namespace, ...(ruleTrace ? { ruleTrace } : {}) });
   }
 
   const identity = jobIdentity(entry, {
@@ -168,4 +148,57 @@ export function simulateAccess(
     explanation,
     ...(ruleTrace ? { ruleTrace } : {}),
   };
+}
+
+/**
+ * How the job reached the agent (`via`), the rule that decided (`rule`) and the problem of an
+ * invalid namespace, exactly as {@link simulateAccess} reports them, without the explanation,
+ * identity and context it adds: the namespace checks of a config ask this for every entry and
+ * scenario, thousands of times at the first open of a big file.
+ */
+export function namespaceDecision(
+  model: CiAccessModel,
+  agent: AgentRef,
+  scenario: Scenario,
+  options: SimulationOptions,
+  variables: ReadonlyMap<string, string>,
+): { readonly via: Via | null; readonly rule: number | null; readonly invalid: SimulationProblem | null } {
+  const { decision, useRules, rule, namespace, check } = decide(model, agent, scenario, options, variables, null);
+  return { via: decision.candidate?.via ?? null, rule, invalid: check?.kind === 'invalid' ? invalidNamespace(namespace!, check, useRules).problem : null };
+}
+
+/** What {@link simulateAccess} decides before it puts it in words. */
+interface Decision {
+  readonly decision: GitLabDecision;
+  /** The entry's rules apply: the proposal's target and an authorized entry with `rules`. */
+  readonly useRules: boolean;
+  /** What the rules gave, when they apply. */
+  readonly rules: RulesOutcome | null;
+  /** The rule that decided (matched, or `when: never`). */
+  readonly rule: number | null;
+  /** The namespace the rules or `default_namespace` give, as expanded (before any truncation); null when denied or none. */
+  readonly namespace: string | null;
+  readonly check: NamespaceCheck | null;
+}
+
+/** GitLab's authorization, then the entry's rules, then the namespace check; `trace` (when given) gets each rule's result in words. */
+function decide(model: CiAccessModel, agent: AgentRef, scenario: Scenario, options: SimulationOptions, variables: ReadonlyMap<string, string>, trace: RuleTrace[] | null): Decision {
+  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: refIsProtected(scenario) }, options);
+  if (!decision.authorized) return { decision, useRules: false, rules: null, rule: null, namespace: null, check: null };
+  const entry = decision.candidate!.entry;
+  const useRules = (options.target ?? 'proposal') === 'proposal' && entry?.rules !== undefined;
+  const rules = useRules && entry ? evaluateRules(entry, variables, options.noRuleMatch ?? 'deny', trace, expressionDialect(options.gitlabVersion)) : null;
+  const rule = rules?.kind === 'matched' || rules?.kind === 'never' ? rules.rule.number : null;
+  const refused = rules?.kind === 'never' || (rules?.kind === 'noMatch' && !rules.allowed);
+  const namespace = refused ? null : rules?.kind === 'matched' ? rules.namespace : (entry?.defaultNamespace ?? null);
+  const check = namespace === null ? null : checkNamespace(namespace, options.overlongNamespace ?? 'error');
+  return { decision, useRules, rules, rule, namespace, check };
+}
+
+/** The denial reason and the problem of an invalid namespace: the job is aborted with rules, its kubectl commands fail without. */
+function invalidNamespace(namespace: string, check: Extract<NamespaceCheck, { kind: 'invalid' }>, useRules: boolean): { reason: string; problem: SimulationProblem } {
+  const reason = `namespace "${namespace}" is not a valid Kubernetes namespace: ${check.problems.map((p) => p.message).join('; ')}`;
+  return useRules
+    ? { reason, problem: { code: 'namespace.invalid', severity: 'error', message: `${reason}; the job would be aborted` } }
+    : { reason, problem: { code: 'namespace.invalid', severity: 'warning', message: `${reason}; kubectl commands in the job would fail` } };
 }
