@@ -42,9 +42,10 @@ export interface ConfigModel {
  */
 export function checkAgentFile(file: AgentFile, settings: ProjectSettings, siblings: AgentSiblings, model?: ConfigModel): EngineDiagnostic[] {
   const { content } = file;
-  const decoded = typeof content === 'string' || typeof content === 'function' ? null : decodeBytes(content);
-  let text: string | undefined;
-  const readText = () => (text ??= decoded ? decoded.text : typeof content === 'function' ? content() : (content as string));
+  const decoded = content instanceof Uint8Array ? decodeBytes(content) : null;
+  // An editor's text is asked for only if a check reads it (AgentFile.content).
+  let text = decoded ? decoded.text : typeof content === 'string' ? content : undefined;
+  const readText = () => (text ??= (content as () => string)());
   const kind = classifyPath(file.path);
   const found =
     kind.kind === 'environmentTemplate'
