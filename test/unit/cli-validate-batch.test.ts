@@ -83,4 +83,24 @@ describe('agentcfg validate, a batch', () => {
     for (const name of names) expected.push(...(JSON.parse((await validate(dir, name, '--format', 'json')).out) as unknown[]));
     assert.deepEqual(JSON.parse(all.out), expected);
   });
+
+  test('a repository nested in a listed directory gives its own files its remote (the listing, not the disk, says where .git is)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-nested-'));
+    const git = (at: string, project: string) => {
+      mkdirSync(path.join(at, '.git'), { recursive: true });
+      writeFileSync(path.join(at, '.git', 'config'), `[remote "origin"]\n\turl = git@gitlab.com:${project}.git\n`);
+    };
+    // The same entry of the partners group: outside acme's top-level group, inside partners'.
+    const config = 'ci_access:\n  groups:\n    - id: partners/team\n      access_as:\n        ci_job: {}\n';
+    for (const [at, project] of [[dir, 'acme/agents'], [path.join(dir, 'nested'), 'partners/agents']] as const) {
+      git(at, project);
+      mkdirSync(path.join(at, '.gitlab', 'agents', 'a'), { recursive: true });
+      writeFileSync(path.join(at, '.gitlab', 'agents', 'a', 'config.yaml'), config);
+    }
+    const found = JSON.parse((await validate(dir, '.', '--format', 'json', '--gitlab-version', '18.0')).out) as { file: string; code: string }[];
+    assert.deepEqual(
+      found.filter((d) => d.code === 'authorization.crossTopLevel').map((d) => d.file),
+      [path.join('.gitlab', 'agents', 'a', 'config.yaml')],
+    );
+  });
 });

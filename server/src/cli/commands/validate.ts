@@ -48,7 +48,7 @@ export const validateCommand: CliCommand = {
 async function validateFiles(files: readonly string[], listed: ListedFiles, settings: ProjectSettings, io: CliIo): Promise<FileReport[]> {
   const absolutes = files.map((file) => path.resolve(io.cwd, file));
   const batch = new BatchFiles(absolutes, listed);
-  const settingsOf = settingsByDirectory(settings);
+  const settingsOf = settingsByDirectory(settings, listed);
   const results: FileReport[] = [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
@@ -71,15 +71,20 @@ function checkFile(file: string, absolute: string, index: number, batch: BatchFi
   return { file, text, diagnostics };
 }
 
-/** `settingsForFile` once per directory: the git remote of a directory without `.git` is its parent's. */
-function settingsByDirectory(settings: ProjectSettings): (file: string) => ProjectSettings {
+/**
+ * `settingsForFile` once per directory: the git remote of a directory without `.git` is its
+ * parent's. A directory the listing went through has no `.git` unless the listing saw one (the
+ * disk is not asked again for each of a batch's thousand agent directories).
+ */
+function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles): (file: string) => ProjectSettings {
   if (settings.configProjectPath) return () => settings;
   const byDirectory = new Map<string, ProjectSettings>();
   const of = (directory: string): ProjectSettings => {
     let found = byDirectory.get(directory);
     if (found) return found;
     const parent = path.dirname(directory);
-    found = parent === directory || existsSync(path.join(directory, '.git')) ? settingsForFile(settings, path.join(directory, 'file')) : of(parent);
+    const git = path.join(directory, '.git');
+    found = parent === directory || (!listed.isAbsent(git) && existsSync(git)) ? settingsForFile(settings, path.join(directory, 'file')) : of(parent);
     byDirectory.set(directory, found);
     return found;
   };
