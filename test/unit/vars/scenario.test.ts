@@ -161,7 +161,14 @@ describe('variableValuesByProject', () => {
     test(`${name}: the same values as deriving the scenario in each project`, () => {
       const inProject = variableValuesByProject(scenario);
       for (const projectPath of ['acme/app', 'acme/team-1/Service_2', 'solo', 'a/b/c/d']) {
-        assert.deepEqual(sorted(inProject(projectPath)), sorted(allVariableValues(scenarioVariables({ ...scenario, projectPath }))), projectPath);
+        const expected = allVariableValues(scenarioVariables({ ...scenario, projectPath }));
+        // Looked up name by name (what the checks do, without making the whole map), then whole.
+        const values = inProject(projectPath);
+        for (const [variable, value] of expected) assert.equal(values.get(variable), value, `${variable} in ${projectPath}`);
+        assert.equal(values.get('NOT_A_VARIABLE'), undefined);
+        assert.equal(values.has('NOT_A_VARIABLE') || ![...expected.keys()].every((variable) => values.has(variable)), false);
+        assert.deepEqual(sorted(values), sorted(expected), projectPath);
+        assert.equal(values.size, expected.size);
       }
     });
   }

@@ -160,7 +160,7 @@ function decideEntry(entry: AccessEntry, context: RuleCheckContext): NamespaceOu
  * each entry alone, with the same scenario objects for the whole document) and moved to each
  * entry's project, instead of derived again for every entry. Scenarios are never modified.
  */
-function jobValuesByProject(job: JobScenario, defaultBranch: string): (projectPath: string) => Map<string, string> {
+function jobValuesByProject(job: JobScenario, defaultBranch: string): (projectPath: string) => ReadonlyMap<string, string> {
   let derived = derivedJobValues.get(job);
   if (derived?.defaultBranch !== defaultBranch) {
     derived = { defaultBranch, byProject: variableValuesByProject(scenarioForEntry(job, null, defaultBranch)) };
@@ -169,7 +169,7 @@ function jobValuesByProject(job: JobScenario, defaultBranch: string): (projectPa
   return derived.byProject;
 }
 
-const derivedJobValues = new WeakMap<JobScenario, { readonly defaultBranch: string; readonly byProject: (projectPath: string) => Map<string, string> }>();
+const derivedJobValues = new WeakMap<JobScenario, { readonly defaultBranch: string; readonly byProject: (projectPath: string) => ReadonlyMap<string, string> }>();
 
 /** A model holding only `entry`, so a scenario exercises exactly that entry. */
 function singleEntryModel(entry: AccessEntry): CiAccessModel {

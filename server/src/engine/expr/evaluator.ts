@@ -19,9 +19,16 @@ export type EvaluationOutcome = { readonly ok: true; readonly value: ExprValue }
 
 /** Looks a name up without ever reaching `Object.prototype` (`$constructor` must stay undefined). */
 export function lookupVariable<T>(source: ReadonlyMap<string, T> | Readonly<Record<string, T>>, name: string): T | undefined {
-  if (source instanceof Map) return source.get(name);
-  const record = source as Readonly<Record<string, T>>;
-  return Object.hasOwn(record, name) ? record[name] : undefined;
+  if (isReadonlyMap(source)) return source.get(name);
+  return Object.hasOwn(source, name) ? source[name] : undefined;
+}
+
+/**
+ * A map of variables (a Map, or a read-only view such as the scenario values of one project) rather
+ * than a record: a record's values are variables, never functions, so one named `get` is no method.
+ */
+export function isReadonlyMap<T>(source: ReadonlyMap<string, T> | Readonly<Record<string, T>>): source is ReadonlyMap<string, T> {
+  return source instanceof Map || typeof (source as { get?: unknown }).get === 'function';
 }
 
 /**

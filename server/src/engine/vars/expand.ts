@@ -1,3 +1,4 @@
+import { lookupVariable } from '../expr/evaluator';
 import type { TextRange } from '../expr/range';
 
 /** How a reference was written: `$VAR`, `${VAR}` or `%VAR%` (docs/gitlab-behaviour.md#variable-expansion). */
@@ -70,12 +71,7 @@ export function findVariableReferences(text: string): VariableReference[] {
 }
 
 function lookup(variables: ExpansionVariables, name: string): ExpansionVariable | undefined {
-  let raw: string | ExpansionVariable | undefined;
-  if (variables instanceof Map) raw = variables.get(name);
-  else {
-    const record = variables as Readonly<Record<string, string | ExpansionVariable>>;
-    raw = Object.hasOwn(record, name) ? record[name] : undefined;
-  }
+  const raw = lookupVariable(variables, name);
   return typeof raw === 'string' ? { value: raw } : raw;
 }
 

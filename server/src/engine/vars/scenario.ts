@@ -133,16 +133,67 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
  * are derived once. A user variable of the same name still wins, as in {@link scenarioVariables}.
  * (Only lookups read these maps, so the order of their names does not matter.)
  */
-export function variableValuesByProject(scenario: Scenario): (projectPath: string) => Map<string, string> {
+export function variableValuesByProject(scenario: Scenario): (projectPath: string) => ReadonlyMap<string, string> {
   const shared = allVariableValues(scenarioVariables(scenario));
   const userNames = new Set(Object.keys(scenario.variables ?? {}));
   const isMr = scenario.isMergeRequest === true;
   return (projectPath) => {
-    const values = new Map(shared);
-    for (const [name, value] of projectNamingVariables(projectPath)) if (!userNames.has(name)) values.set(name, value);
-    if (isMr && !userNames.has('CI_MERGE_REQUEST_PROJECT_PATH')) values.set('CI_MERGE_REQUEST_PROJECT_PATH', projectPath);
-    return values;
+    const own = new Map<string, string>();
+    for (const [name, value] of projectNamingVariables(projectPath)) if (!userNames.has(name)) own.set(name, value);
+    if (isMr && !userNames.has('CI_MERGE_REQUEST_PROJECT_PATH')) own.set('CI_MERGE_REQUEST_PROJECT_PATH', projectPath);
+    return new OverlaidValues(shared, own);
   };
+}
+
+/**
+ * `shared` with some names given their own values, read through without copying `shared`: the
+ * namespace checks ask for one per entry and scenario, and a copy of the ~100 values each was the
+ * larger part of their setup at a first open. The whole map is made only if someone iterates it.
+ */
+class OverlaidValues implements ReadonlyMap<string, string> {
+  private merged: Map<string, string> | undefined;
+
+  constructor(
+    private readonly shared: ReadonlyMap<string, string>,
+    private readonly own: ReadonlyMap<string, string>,
+  ) {}
+
+  get(name: string): string | undefined {
+    return this.own.has(name) ? this.own.get(name) : this.shared.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.own.has(name) || this.shared.has(name);
+  }
+
+  get size(): number {
+    return this.whole().size;
+  }
+
+  forEach(callback: (value: string, key: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
+    this.whole().forEach((value, key) => callback.call(thisArg, value, key, this));
+  }
+
+  entries(): MapIterator<[string, string]> {
+    return this.whole().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.whole().keys();
+  }
+
+  values(): MapIterator<string> {
+    return this.whole().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.whole()[Symbol.iterator]();
+  }
+
+  /** In the order of a copy of `shared` with the own values set over it (names of `shared` first). */
+  private whole(): Map<string, string> {
+    return (this.merged ??= new Map([...this.shared, ...this.own]));
+  }
 }
 
 /**
