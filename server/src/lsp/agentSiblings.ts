@@ -33,7 +33,10 @@ export class AgentSiblingFinder {
         const found = this.find(uri, CONFIG_FILE_NAMES);
         return found === null ? null : this.parsedConfig(found);
       },
-      defaultTemplate: () => this.find(uri, DEFAULT_TEMPLATE_FILE_NAMES)?.text ?? null,
+      defaultTemplate: () => {
+        const found = this.find(uri, DEFAULT_TEMPLATE_FILE_NAMES);
+        return found === null ? null : 'open' in found ? found.open.getText() : found.text;
+      },
     };
   }
 
@@ -46,10 +49,12 @@ export class AgentSiblingFinder {
     return (isConfig ? DEFAULT_TEMPLATE_FILE_NAMES : CONFIG_FILE_NAMES).map((name) => file.directory + name).filter((other) => this.documents.get(other) !== undefined);
   }
 
-  /** The sibling config, parsed: the open document's cached model, or the file on disk (cached by text). */
-  private parsedConfig(sibling: { uri: string; text: string }): ParsedAgentConfig {
-    const open = this.documents.get(sibling.uri);
-    if (open) return { parsed: this.models.get(open), ciAccess: this.models.ciAccess(open) };
+  /**
+   * The sibling config, parsed: the open document's cached model (its text is not read: at each
+   * keystroke in a big config, its open template is checked again), or the file on disk (cached by text).
+   */
+  private parsedConfig(sibling: Sibling): ParsedAgentConfig {
+    if ('open' in sibling) return { parsed: this.models.get(sibling.open), ciAccess: this.models.ciAccess(sibling.open) };
     const cached = this.configsOnDisk.get(sibling.uri);
     if (cached?.text === sibling.text) return cached.config;
     const parsed = parseYaml(sibling.text);
@@ -59,13 +64,13 @@ export class AgentSiblingFinder {
   }
 
   /** The first of `names` (inside the agent directory of `uri`) that is open or on disk. */
-  private find(uri: string, names: readonly string[]): { uri: string; text: string } | null {
+  private find(uri: string, names: readonly string[]): Sibling | null {
     const file = agentDirectoryOf(uri);
     if (!file) return null;
     for (const name of names) {
       const target = file.directory + name;
       const open = this.documents.get(target);
-      if (open) return { uri: target, text: open.getText() };
+      if (open) return { uri: target, open };
       const local = localFilePath(target);
       if (local === null) continue;
       try {
@@ -77,3 +82,6 @@ export class AgentSiblingFinder {
     return null;
   }
 }
+
+/** A sibling file found: the open document, or the text of the file on disk. */
+type Sibling = { readonly uri: string; readonly open: TextDocument } | { readonly uri: string; readonly text: string };
