@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SplicedText, sharedEnds, wholeText } from '../../../server/src/engine/text/splicedText';
 import { seededRandom } from '../../support/generateConfig';
-
-/** Characters at the start and end two strings share, one by one. */
-function bruteSharedEnds(before: string, after: string): { prefix: number; suffix: number } {
-  let prefix = 0;
-  while (prefix < Math.min(before.length, after.length) && before[prefix] === after[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < Math.min(before.length, after.length) - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix++;
-  return { prefix, suffix };
-}
+import { sharedEndsByCharacter } from '../../support/textChange';
 
 /** A random splice of `base`: a span replaced by a piece of text (empty spans and pieces included). */
 function randomSplice(base: string, random: () => number): SplicedText {
@@ -56,7 +48,7 @@ describe('sharedEnds', () => {
     for (let n = 0; n < 300; n++) {
       const before = random() < 0.2 ? base : randomSplice(base, random);
       const after = random() < 0.3 ? randomSplice(other, random) : randomSplice(base, random);
-      assert.deepEqual(sharedEnds(before, after), bruteSharedEnds(wholeText(before), wholeText(after)), `pair ${n}`);
+      assert.deepEqual(sharedEnds(before, after), sharedEndsByCharacter(wholeText(before), wholeText(after)), `pair ${n}`);
     }
   });
 });
