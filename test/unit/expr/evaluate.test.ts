@@ -161,6 +161,11 @@ describe('variables', () => {
     const result = evaluate('$A == "x"', new Map([['A', 'x']]));
     assert.equal(result.truthy, true);
   });
+  test('a record with a variable named get is read as a record, a read-only map as a map', () => {
+    assert.equal(evaluate('$get == "x" && $A == null', { get: 'x' }).truthy, true);
+    const view: ReadonlyMap<string, string> = { get: (name: string) => (name === 'A' ? 'x' : undefined) } as ReadonlyMap<string, string>;
+    assert.equal(evaluate('$A == "x"', view).truthy, true);
+  });
   test('names of Object.prototype members are undefined variables', () => {
     assert.equal(evaluate('$constructor == null && $toString == null && $__proto__ == null', {}).truthy, true);
   });

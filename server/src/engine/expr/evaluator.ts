@@ -27,7 +27,7 @@ export function lookupVariable<T>(source: ReadonlyMap<string, T> | Readonly<Reco
  * A map of variables (a Map, or a read-only view such as the scenario values of one project) rather
  * than a record: a record's values are variables, never functions, so one named `get` is no method.
  */
-export function isReadonlyMap<T>(source: ReadonlyMap<string, T> | Readonly<Record<string, T>>): source is ReadonlyMap<string, T> {
+function isReadonlyMap<T>(source: ReadonlyMap<string, T> | Readonly<Record<string, T>>): source is ReadonlyMap<string, T> {
   return source instanceof Map || typeof (source as { get?: unknown }).get === 'function';
 }
 
