@@ -11,7 +11,7 @@ import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
 import { scenarioForEntry, type JobScenario } from './scenarios';
-import { decidedBy, namespaceDecision, type SimulationOptions } from './simulate';
+import { decidedBy, namespaceDecision, type NamespaceOutcome, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
 
 export interface RuleCheckContext {
@@ -141,8 +141,6 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   }
   return out;
 }
-
-type NamespaceOutcome = ReturnType<typeof namespaceDecision>;
 
 /** Who decides the namespace of `entry` alone in each scenario of the context, in their order (as `simulateAccess` would). */
 function decideEntry(entry: AccessEntry, context: RuleCheckContext): NamespaceOutcome[] {

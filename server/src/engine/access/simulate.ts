@@ -150,6 +150,14 @@ export function simulateAccess(
   };
 }
 
+/** What {@link namespaceDecision} answers: the fields of {@link AccessOutcome} the namespace checks read. */
+export interface NamespaceOutcome {
+  readonly via: Via | null;
+  readonly rule: number | null;
+  /** The `namespace.invalid` problem, when the namespace is invalid. */
+  readonly invalid: SimulationProblem | null;
+}
+
 /**
  * How the job reached the agent (`via`), the rule that decided (`rule`) and the problem of an
  * invalid namespace, exactly as {@link simulateAccess} reports them, without the explanation,
@@ -162,7 +170,7 @@ export function namespaceDecision(
   scenario: Scenario,
   options: SimulationOptions,
   variables: ReadonlyMap<string, string>,
-): { readonly via: Via | null; readonly rule: number | null; readonly invalid: SimulationProblem | null } {
+): NamespaceOutcome {
   const { decision, useRules, rule, namespace, check } = decide(model, agent, scenario, options, variables, null);
   return { via: decision.candidate?.via ?? null, rule, invalid: check?.kind === 'invalid' ? invalidNamespace(namespace!, check, useRules).problem : null };
 }

@@ -5,10 +5,11 @@ import { Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from 'yaml';
  * reader and the incremental model. Those constructors give every node its type (a symbol the
  * library's `isScalar`, `isMap`... read) with `Object.defineProperty`, which made node building the
  * largest single cost of reading a big file (Scalar, Pair and Collection constructors: 71 ms self
- * of a 635 ms profiled first open at 5,000 entries). Here the type sits once on a prototype per class, under the library's own
- * prototype: the predicates find it through the prototype chain, and a node is still of the
- * library's class (`constructor`, `instanceof`, its methods, `clone`), with the same own fields.
- * The symbols are `Symbol.for` names, the library's way of recognising nodes across its copies.
+ * of a 635 ms profiled first open at 5,000 entries). Here the type sits once on a prototype per
+ * class, under the library's own prototype: the predicates find it through the prototype chain,
+ * and a node is still of the library's class (`constructor`, `instanceof`, its methods, `clone`),
+ * with the same own fields. The symbols are `Symbol.for` names, the library's way of recognising
+ * nodes across its copies.
  */
 const NODE_TYPE = Symbol.for('yaml.node.type');
 
