@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { decideAsGitLab, type AuthorizationOptions } from '../../../server/src/engine/access/authorize';
+import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
 import { readCiAccess, type AccessEntry, type CiAccessModel } from '../../../server/src/engine/access/model';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { namespaceDecision, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
@@ -50,5 +52,33 @@ describe('namespaceDecision is simulateAccess without the words', () => {
     }
     // The comparison means something only if many outcomes had a deciding rule and an invalid namespace.
     assert.ok(invalid > 500, `only ${invalid} of ${compared} outcomes had an invalid namespace`);
+  });
+});
+
+describe('decideAsGitLab without explanation (what namespaceDecision asks)', () => {
+  test('the same decision, candidate and problems as with it; no steps and an empty reason', () => {
+    // 120 entries: the oldest release reads 100 of each list, so entries are left out by their place too.
+    const groupsWithFilters = 'ci_access:\n  groups:\n    - id: acme\n      environments: [production]\n    - id: acme/group-1\n      protected_branches_only: true\n';
+    const models = [generateVariedAgentConfig(120, 1), generateVariedAgentConfig(120, 2), groupsWithFilters].map((config) => readCiAccess(parseYaml(config).value));
+    const agents = [agent, { configProjectPath: 'other/agents', name: 'b' }, { configProjectPath: '', name: 'c' }];
+    const optionSets: AuthorizationOptions[] = [GITLAB_VERSIONS[0], NEWEST_GITLAB_VERSION].flatMap((gitlabVersion) => [false, true].flatMap((instanceLevel) => [false, true].map((anyEntry) => ({ gitlabVersion, instanceLevel, anyEntry }))));
+    const kinds = new Set<string>();
+    for (const model of models) {
+      const projects = [...model.projects.map((e) => e.id!), ...model.groups.map((e) => `${e.id}/app`), 'acme/agents', 'unknown/app', 'ACME/Service-3'];
+      for (const projectPath of projects) {
+        for (const job of [{ projectPath, protectedRef: true, environment: 'production' }, { projectPath, protectedRef: false, environment: 'review/x' }, { projectPath, protectedRef: true }]) {
+          for (const who of agents) {
+            for (const options of optionSets) {
+              const told = decideAsGitLab(model, who, job, options);
+              const lean = decideAsGitLab(model, who, job, options, false);
+              assert.deepEqual(lean, { ...told, steps: [], ...(told.authorized ? {} : { reason: '' }) }, `${projectPath} / ${JSON.stringify(options)}`);
+              kinds.add(told.authorized ? `authorized ${told.candidate.via}` : told.candidate ? `denied ${told.candidate.via}` : told.reason.startsWith('no ci_access entry') ? 'no entry' : 'left out');
+            }
+          }
+        }
+      }
+    }
+    // Every way a decision ends was compared.
+    assert.deepEqual([...kinds].sort(), ['authorized group', 'authorized implicit', 'authorized project', 'denied group', 'denied project', 'left out', 'no entry']);
   });
 });

@@ -2,7 +2,8 @@
 // (unknown → left as written); single left-to-right pass; references reported with ranges.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandVariables, findVariableReferences, type ExpansionMode } from '../../../server/src/engine/vars/index';
+import { expandedText, expandVariables, findVariableReferences, type ExpansionMode } from '../../../server/src/engine/vars/index';
+import { seededRandom } from '../../support/generateConfig';
 
 const VARS = { CI_ENVIRONMENT_SLUG: 'review-x-abc123', A: 'a', EMPTY: '', NESTED: '$A', KUBECONFIG: { value: '/tmp/kube', file: true } };
 
@@ -34,6 +35,17 @@ describe('expansion', () => {
   }
   test('expand_file_refs: false leaves a file variable reference as written', () => {
     assert.equal(expandVariables('${KUBECONFIG}', VARS, { expandFileRefs: false }).text, '${KUBECONFIG}');
+  });
+  test('expandedText (the namespace of every simulated rule) is the text of expandVariables with the default options', () => {
+    for (const [, text, mode] of rows) if (mode === 'expand') assert.equal(expandedText(text, VARS), expandVariables(text, VARS).text, text);
+    const random = seededRandom(16);
+    const pieces = ['$', '${', '}', '%', 'A', 'EMPTY', 'NESTED', 'KUBECONFIG', 'constructor', '_1', '-', 'x', '$$', '{'];
+    const sources = [VARS, new Map(Object.entries(VARS)), {}];
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      const variables = sources[i % sources.length];
+      assert.equal(expandedText(text, variables), expandVariables(text, variables).text, text);
+    }
   });
   test('a Map works as the variable source; Object.prototype names are unknown', () => {
     assert.equal(expandVariables('$A$constructor', new Map([['A', 'x']])).text, 'x');

@@ -62,84 +62,89 @@ export interface AuthorizationOptions {
  * outward, then the instance entry (its position is inferred: last).
  */
 export function candidateAuthorizations(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions = {}): Candidate[] {
-  return candidatesWithSkips(model, agent, job, options).candidates;
+  return candidatesWithSkips(model, agent, job, options, null);
 }
 
 /**
- * The candidates, and in words each entry for the job's project or one of its groups that GitLab
- * leaves out: past the release's list limit (docs/gitlab-behaviour.md#top-level-keys-and-list-limits),
- * or in another top-level group than the agent's configuration project without instance-level
- * authorization, or before 18.1 (docs/gitlab-behaviour.md#authorization-order).
+ * The candidates, and in words (into `skipped`, when given) each entry for the job's project or one
+ * of its groups that GitLab leaves out: past the release's list limit
+ * (docs/gitlab-behaviour.md#top-level-keys-and-list-limits), or in another top-level group than the
+ * agent's configuration project without instance-level authorization, or before 18.1
+ * (docs/gitlab-behaviour.md#authorization-order).
  */
-function candidatesWithSkips(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions): { candidates: Candidate[]; skipped: string[] } {
+function candidatesWithSkips(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions, skipped: string[] | null): Candidate[] {
   const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
   const read = options.anyEntry ? model : honouredEntries(model, version);
   const candidates: Candidate[] = [];
-  const skipped: string[] = [];
   const home = topLevelNamespace(agent.configProjectPath);
   const crossAllowed = options.anyEntry || (options.instanceLevel === true && hasBehaviour('crossTopLevelCiAccess', version));
   const counted = (entry: AccessEntry): boolean => {
     if (!home || crossAllowed || topLevelNamespace(entry.id!) === home) return true;
-    const added = VERSIONED_BEHAVIOURS.crossTopLevelCiAccess.added;
-    const why = hasBehaviour('crossTopLevelCiAccess', version)
-      ? `GitLab ${version} counts it only with instance-level authorization, which is off here (--instance-level)`
-      : `GitLab ${version} ignores it (from ${added}, with instance-level authorization)`;
-    skipped.push(`${entry.kind} entry "${entry.id}" is outside "${home}", the top-level group of the agent configuration project ${agent.configProjectPath}: ${why}`);
+    if (skipped) {
+      const added = VERSIONED_BEHAVIOURS.crossTopLevelCiAccess.added;
+      const why = hasBehaviour('crossTopLevelCiAccess', version)
+        ? `GitLab ${version} counts it only with instance-level authorization, which is off here (--instance-level)`
+        : `GitLab ${version} ignores it (from ${added}, with instance-level authorization)`;
+      skipped.push(`${entry.kind} entry "${entry.id}" is outside "${home}", the top-level group of the agent configuration project ${agent.configProjectPath}: ${why}`);
+    }
     return false;
   };
-  const beyondLimit = (kind: 'project' | 'group', id: string) => {
-    const byId = kind === 'project' ? model.projectsById : model.groupsById;
-    const entry = byId.get(id.toLowerCase());
-    if (entry && read !== model && !(kind === 'project' ? read.projectsById : read.groupsById).has(id.toLowerCase())) {
-      skipped.push(`${kind} entry "${entry.id}" is entry ${listIndex(entry) + 1} of ci_access.${kind}s: GitLab ${version} reads only the first ${authorizedEntityLimit(version)}`);
-    }
+  // Only a release's view of the lists (read !== model) leaves entries out by their place.
+  const beyondLimit = (kind: 'project' | 'group', lowerId: string) => {
+    const entry = (kind === 'project' ? model.projectsById : model.groupsById).get(lowerId);
+    if (entry) skipped?.push(`${kind} entry "${entry.id}" is entry ${listIndex(entry) + 1} of ci_access.${kind}s: GitLab ${version} reads only the first ${authorizedEntityLimit(version)}`);
   };
-  const project = read.projectsById.get(job.projectPath.toLowerCase());
+  const projectId = job.projectPath.toLowerCase();
+  const project = read.projectsById.get(projectId);
   if (project) {
     if (counted(project)) candidates.push({ via: 'project', entry: project });
-  } else beyondLimit('project', job.projectPath);
-  if (agent.configProjectPath && agent.configProjectPath.toLowerCase() === job.projectPath.toLowerCase()) candidates.push({ via: 'implicit', entry: null });
+  } else if (read !== model) beyondLimit('project', projectId);
+  if (agent.configProjectPath && agent.configProjectPath.toLowerCase() === projectId) candidates.push({ via: 'implicit', entry: null });
   for (const group of ancestorGroups(job.projectPath)) {
-    const entry = read.groupsById.get(group.toLowerCase());
+    const groupId = group.toLowerCase();
+    const entry = read.groupsById.get(groupId);
     if (entry) {
       if (counted(entry)) candidates.push({ via: 'group', entry });
-    } else beyondLimit('group', group);
+    } else if (read !== model) beyondLimit('group', groupId);
   }
   if (read.instance) {
     // Before the release that added it, `instance` is an unknown key: that GitLab reads no such entry (and rejects the file).
     const added = options.anyEntry ? null : keyAddedAfter(ciEntryPath('instance'), version);
-    if (added) skipped.push(`ci_access.instance is not in GitLab ${version} (added in ${added}): GitLab ${version} rejects the file`);
+    if (added) skipped?.push(`ci_access.instance is not in GitLab ${version} (added in ${added}): GitLab ${version} rejects the file`);
     else candidates.push({ via: 'instance', entry: read.instance });
   }
-  return { candidates, skipped };
+  return candidates;
 }
 
 /**
  * GitLab's decision for one agent and one job, as shipped: the first candidate wins (no merging),
  * and only then are the environment and protected-ref filters applied to it (docs/gitlab-behaviour.md#authorization-order,
  * 6) — so a project entry limited to `production` denies a staging job even when a group entry
- * would have allowed it.
+ * would have allowed it. With `explain` false (the namespace checks, which read only who decided,
+ * thousands of times at a first open) the steps are left empty and a denial's reason is ''.
  */
-export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions = {}): GitLabDecision {
+export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRef, options: AuthorizationOptions = {}, explain = true): GitLabDecision {
   const problems: string[] = [];
-  const { candidates, skipped } = candidatesWithSkips(model, agent, job, options);
-  const steps: string[] = [...skipped];
+  const steps: string[] = [];
+  const candidates = candidatesWithSkips(model, agent, job, options, explain ? steps : null);
   if (!candidates.length) {
     // The entry GitLab left out is the reason when it is the only one for the project.
-    if (skipped.length) return { authorized: false, candidate: null, reason: skipped.join('; '), steps: [], problems };
-    return { authorized: false, candidate: null, reason: `no ci_access entry covers ${job.projectPath}`, steps, problems };
+    if (steps.length) return { authorized: false, candidate: null, reason: steps.join('; '), steps: [], problems };
+    return { authorized: false, candidate: null, reason: explain ? `no ci_access entry covers ${job.projectPath}` : '', steps, problems };
   }
-  const [winner, ...shadowed] = candidates;
-  steps.push(`${describeCandidate(winner)} is the closest authorization`);
-  // Rails stores the instance authorization only with the administrator's setting (docs/gitlab-behaviour.md#ci_access-entries);
-  // the file relies on it, so it is taken as on, and said.
-  if (winner.via === 'instance') steps.push(`it counts only where ${INSTANCE_LEVEL_SETTING}: taken as on here`);
-  if (shadowed.length) steps.push(`it shadows ${shadowed.map(describeCandidate).join(', ')} (first per agent wins)`);
+  const winner = candidates[0];
+  if (explain) {
+    steps.push(`${describeCandidate(winner)} is the closest authorization`);
+    // Rails stores the instance authorization only with the administrator's setting (docs/gitlab-behaviour.md#ci_access-entries);
+    // the file relies on it, so it is taken as on, and said.
+    if (winner.via === 'instance') steps.push(`it counts only where ${INSTANCE_LEVEL_SETTING}: taken as on here`);
+    if (candidates.length > 1) steps.push(`it shadows ${candidates.slice(1).map(describeCandidate).join(', ')} (first per agent wins)`);
+  }
   const entry = winner.entry ?? IMPLICIT;
 
   if (entry.environments.length) {
     if (job.environment === undefined) {
-      return { authorized: false, candidate: winner, reason: `the job has no environment and the entry only allows environments ${entry.environments.join(', ')}`, steps, problems };
+      return { authorized: false, candidate: winner, reason: explain ? `the job has no environment and the entry only allows environments ${entry.environments.join(', ')}` : '', steps, problems };
     }
     let matched: string | null = null;
     for (const pattern of entry.environments) {
@@ -151,9 +156,9 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
       }
     }
     if (matched === null) {
-      return { authorized: false, candidate: winner, reason: `environment "${job.environment}" matches none of ${entry.environments.join(', ')}`, steps, problems };
+      return { authorized: false, candidate: winner, reason: explain ? `environment "${job.environment}" matches none of ${entry.environments.join(', ')}` : '', steps, problems };
     }
-    steps.push(`environment "${job.environment}" matches "${matched}"`);
+    if (explain) steps.push(`environment "${job.environment}" matches "${matched}"`);
   }
 
   const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
@@ -161,14 +166,14 @@ export function decideAsGitLab(model: CiAccessModel, agent: AgentRef, job: JobRe
   const protectedOnlyAdded = protectedOnly?.addedAfter[entry.kind] ?? null;
   if (protectedOnlyAdded) {
     // An unknown key to that release, which rejects the file (schema.notInVersion): the entry is read without it.
-    steps.push(`protected_branches_only is not in GitLab ${version} (added in ${protectedOnlyAdded}): not applied`);
+    if (explain) steps.push(`protected_branches_only is not in GitLab ${version} (added in ${protectedOnlyAdded}): not applied`);
   } else if (protectedOnly) {
-    if (!protectedOnly.withoutFlag) {
+    if (explain && !protectedOnly.withoutFlag) {
       // docs/gitlab-behaviour.md#protected-branches-filter: which state the flag has on an instance is not knowable here.
       steps.push(`GitLab ${version} filters by protected_branches_only only where the feature flag kubernetes_agent_protected_branches is on (generally available from ${VERSIONED_BEHAVIOURS.protectedBranchesOnlyWithoutFlag.added}): taken as on here`);
     }
-    if (!job.protectedRef) return { authorized: false, candidate: winner, reason: 'protected_branches_only is true and the ref is not protected', steps, problems };
-    steps.push('the ref is protected');
+    if (!job.protectedRef) return { authorized: false, candidate: winner, reason: explain ? 'protected_branches_only is true and the ref is not protected' : '', steps, problems };
+    if (explain) steps.push('the ref is protected');
   }
   return { authorized: true, candidate: winner, steps, problems };
 }

@@ -1,5 +1,5 @@
 import type { Node } from 'yaml';
-import type { EngineDiagnostic } from '../diagnostics';
+import type { EngineDiagnostic, Range } from '../diagnostics';
 import { validateExpression } from '../expr';
 import { expressionDialect, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { closestMatch } from '../text/didYouMean';
@@ -48,14 +48,22 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
 
 function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariables: Set<string>, version: GitlabVersion): EngineDiagnostic[] {
   const expression = rule.if!;
-  const node = nodeAtPath(parsed.doc!, [...rule.path, 'if'])?.node;
-  const whole = spanRange(parsed, node);
-  if (!whole) return [];
-  const map = scalarOffsetMapper(node, parsed.index.source);
-  const at = (start: number, end: number) => (map ? parsed.index.range(map(start), map(Math.max(end, start + 1))) : whole);
+  const out: EngineDiagnostic[] = [];
+  // The node is found only when there is something to report (most expressions have nothing): the
+  // walk to it was a good part of a cold check.
+  let located: { readonly whole: Range; readonly map: ((offset: number) => number) | null } | null | undefined;
+  const report = (start: number, end: number, diagnostic: Omit<EngineDiagnostic, 'range'>) => {
+    if (located === undefined) {
+      const node = nodeAtPath(parsed.doc!, [...rule.path, 'if'])?.node;
+      const whole = spanRange(parsed, node);
+      located = whole ? { whole, map: scalarOffsetMapper(node, parsed.index.source) } : null;
+    }
+    if (!located) return;
+    const { whole, map } = located;
+    out.push({ range: map ? parsed.index.range(map(start), map(Math.max(end, start + 1))) : whole, ...diagnostic });
+  };
   const dialect = expressionDialect(version);
   const result = validateExpression(expression, dialect);
-  const out: EngineDiagnostic[] = [];
   if (!result.valid) {
     const { range, message } = result.error;
     const rest = expression.slice(range.start);
@@ -63,13 +71,13 @@ function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariabl
     const bare = /^[A-Za-z_]\w*/.exec(rest);
     if (!dialect.unaryNot && /^![^=~]?/.test(rest) && !/^![=~]/.test(rest)) {
       const since = VERSIONED_BEHAVIOURS.unaryNot.added;
-      out.push({ range: at(range.start, range.start + 1), severity: 'error', code: 'expr.notInVersion', message: `GitLab ${version} has no unary "!" in rules:if (added in ${since}): it rejects the expression ("${message}"). Write the negation with != or !~, or choose GitLab ${since} or newer if yours is.`, data: { added: since, version } });
+      report(range.start, range.start + 1, { severity: 'error', code: 'expr.notInVersion', message: `GitLab ${version} has no unary "!" in rules:if (added in ${since}): it rejects the expression ("${message}"). Write the negation with != or !~, or choose GitLab ${since} or newer if yours is.`, data: { added: since, version } });
     } else if (braced) {
-      out.push({ range: at(range.start, range.start + braced[0].length), severity: 'error', code: 'expr.bracedVariable', message: `rules:if does not accept \${${braced[1]}}: write $${braced[1]} (GitLab rejects the expression as invalid syntax).`, data: { replacement: `$${braced[1]}` } });
+      report(range.start, range.start + braced[0].length, { severity: 'error', code: 'expr.bracedVariable', message: `rules:if does not accept \${${braced[1]}}: write $${braced[1]} (GitLab rejects the expression as invalid syntax).`, data: { replacement: `$${braced[1]}` } });
     } else if (bare && !['null', 'true', 'false'].includes(bare[0]) && (predefinedVariable(bare[0]) || userVariables.has(bare[0]) || /^[A-Z][A-Z0-9_]*$/.test(bare[0]))) {
-      out.push({ range: at(range.start, range.start + bare[0].length), severity: 'error', code: 'expr.missingDollar', message: `"${bare[0]}" is not a variable reference: write $${bare[0]}. Without "$" GitLab rejects the expression ("${message}"), so this rule never matches.`, data: { replacement: `$${bare[0]}` } });
+      report(range.start, range.start + bare[0].length, { severity: 'error', code: 'expr.missingDollar', message: `"${bare[0]}" is not a variable reference: write $${bare[0]}. Without "$" GitLab rejects the expression ("${message}"), so this rule never matches.`, data: { replacement: `$${bare[0]}` } });
     } else {
-      out.push({ range: at(range.start, range.end), severity: 'error', code: 'expr.syntax', message: `Invalid expression syntax: ${message}${result.error.detail ? ` (${result.error.detail})` : ''}` });
+      report(range.start, range.end, { severity: 'error', code: 'expr.syntax', message: `Invalid expression syntax: ${message}${result.error.detail ? ` (${result.error.detail})` : ''}` });
     }
     return out;
   }
@@ -79,9 +87,9 @@ function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariabl
     if (predefinedVariable(name) || userVariables.has(name)) continue;
     const suggestion = closestMatch(name, PREDEFINED_NAMES);
     if (suggestion) {
-      out.push({ range: at(token.range.start, token.range.end), severity: 'warning', code: 'expr.unknownVariable', message: `Unknown CI/CD variable $${name}. Did you mean $${suggestion}?`, data: { replacement: `$${suggestion}` } });
+      report(token.range.start, token.range.end, { severity: 'warning', code: 'expr.unknownVariable', message: `Unknown CI/CD variable $${name}. Did you mean $${suggestion}?`, data: { replacement: `$${suggestion}` } });
     } else if (/^(CI|GITLAB)_/.test(name)) {
-      out.push({ range: at(token.range.start, token.range.end), severity: 'warning', code: 'expr.unknownVariable', message: `$${name} is not a predefined CI/CD variable; unless a project or group defines it, it is undefined (null).` });
+      report(token.range.start, token.range.end, { severity: 'warning', code: 'expr.unknownVariable', message: `$${name} is not a predefined CI/CD variable; unless a project or group defines it, it is undefined (null).` });
     }
   }
   return out;

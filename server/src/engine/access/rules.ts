@@ -1,5 +1,5 @@
 import { evaluate, type ExprOptions } from '../expr';
-import { expandVariables } from '../vars/expand';
+import { expandedText } from '../vars/expand';
 import type { AccessEntry, AccessRule } from './model';
 
 /** When rules exist and none matches: deny (option A, the default) or allow (option B). docs/gitlab-behaviour.md#ci_access-rules-design. */
@@ -43,7 +43,7 @@ export function evaluateRules(entry: AccessEntry, variables: ReadonlyMap<string,
     if (rule.when === 'never') return { kind: 'never', rule };
     const template = rule.namespace ?? entry.defaultNamespace;
     if (template === undefined) return { kind: 'matched', rule, namespace: null, namespaceSource: 'none' };
-    return { kind: 'matched', rule, namespace: expandVariables(template, variables).text, namespaceSource: rule.namespace !== undefined ? 'rule' : 'default_namespace' };
+    return { kind: 'matched', rule, namespace: expandedText(template, variables), namespaceSource: rule.namespace !== undefined ? 'rule' : 'default_namespace' };
   }
   return { kind: 'noMatch', allowed: noRuleMatch === 'allow' };
 }

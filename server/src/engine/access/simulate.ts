@@ -189,9 +189,12 @@ interface Decision {
   readonly check: NamespaceCheck | null;
 }
 
-/** GitLab's authorization, then the entry's rules, then the namespace check; `trace` (when given) gets each rule's result in words. */
+/**
+ * GitLab's authorization, then the entry's rules, then the namespace check. With a `trace`, each
+ * rule's result and the authorization's steps are put in words; without, none are.
+ */
 function decide(model: CiAccessModel, agent: AgentRef, scenario: Scenario, options: SimulationOptions, variables: ReadonlyMap<string, string>, trace: RuleTrace[] | null): Decision {
-  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: refIsProtected(scenario) }, options);
+  const decision = decideAsGitLab(model, agent, { projectPath: scenario.projectPath, ...(scenario.environmentName !== undefined ? { environment: scenario.environmentName } : {}), protectedRef: refIsProtected(scenario) }, options, trace !== null);
   if (!decision.authorized) return { decision, useRules: false, rules: null, rule: null, namespace: null, check: null };
   const entry = decision.candidate!.entry;
   const useRules = (options.target ?? 'proposal') === 'proposal' && entry?.rules !== undefined;

@@ -76,6 +76,15 @@ function lookup(variables: ExpansionVariables, name: string): ExpansionVariable 
 }
 
 /**
+ * `expandVariables(text, variables).text` with the default options (`expand`, file references
+ * expanded), without the references: the namespace of every rule in every simulated job is
+ * expanded, and most callers want only the result.
+ */
+export function expandedText(text: string, variables: ExpansionVariables): string {
+  return text.replace(VARIABLES_REGEXP, (_whole, dollar: string | undefined, braces: string | undefined, percent: string | undefined) => lookup(variables, (dollar ?? braces ?? percent)!)?.value ?? '');
+}
+
+/**
  * `ExpandVariables.expand` / `expand_existing` (docs/gitlab-behaviour.md#variable-expansion): one left-to-right pass over `$VAR`, `${VAR}` and
  * `%VAR%` (the same on every OS); values are inserted as they are (no recursive expansion, no `$$` escape).
  * A name ends at the first character outside `[a-zA-Z0-9_]`, so `$CI_ENVIRONMENT_SLUG-app` is the value

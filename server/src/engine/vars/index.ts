@@ -3,6 +3,7 @@
  * (docs/gitlab-behaviour.md#variables-available-to-job-rules, docs/gitlab-behaviour.md#predefined-variables), slugs (docs/gitlab-behaviour.md#ref-and-environment-slugs), and the DNS-1123 namespace checks (docs/gitlab-behaviour.md#names). Pure and editor-agnostic.
  */
 export {
+  expandedText,
   expandVariables,
   findVariableReferences,
   type ExpandedReference,
