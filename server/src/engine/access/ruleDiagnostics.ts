@@ -31,7 +31,7 @@ const PREDEFINED_NAMES = PREDEFINED_VARIABLES.map((v) => v.name);
 export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, context: RuleCheckContext): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
   const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])];
-  const userVariables = new Set(context.scenarios.flatMap((s) => Object.keys(s.variables ?? {})));
+  const userVariables = userVariablesOf(context.scenarios);
   for (const entry of entries) {
     if (entry.rules && (context.options.target ?? 'proposal') === 'proposal') {
       let alwaysMatches: AccessRule | null = null;
@@ -46,7 +46,16 @@ export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, contex
   return out;
 }
 
-function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariables: Set<string>, version: GitlabVersion): EngineDiagnostic[] {
+/** The names of the scenarios' own variables, once per list of scenarios (each entry of a file is checked with the same list). */
+function userVariablesOf(scenarios: readonly JobScenario[]): ReadonlySet<string> {
+  let names = userVariableNames.get(scenarios);
+  if (!names) userVariableNames.set(scenarios, (names = new Set(scenarios.flatMap((s) => Object.keys(s.variables ?? {})))));
+  return names;
+}
+
+const userVariableNames = new WeakMap<readonly JobScenario[], ReadonlySet<string>>();
+
+function expressionDiagnostics(parsed: ParsedYaml, rule: AccessRule, userVariables: ReadonlySet<string>, version: GitlabVersion): EngineDiagnostic[] {
   const expression = rule.if!;
   const out: EngineDiagnostic[] = [];
   // The node is found only when there is something to report (most expressions have nothing): the
@@ -153,12 +162,21 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
 /** Who decides the namespace of `entry` alone in each scenario of the context, in their order (as `simulateAccess` would). */
 function decideEntry(entry: AccessEntry, context: RuleCheckContext): NamespaceOutcome[] {
   const model = singleEntryModel(entry);
-  const options = { ...context.options, anyEntry: true };
+  const options = anyEntryOptions(context.options);
   return context.scenarios.map((job) => {
     const scenario = scenarioForEntry(job, entry, context.defaultBranch);
     return namespaceDecision(model, context.agent, scenario, options, jobValuesByProject(job, context.defaultBranch)(scenario.projectPath));
   });
 }
+
+/** The options with `anyEntry`, once per options object (the same for every entry of a file). */
+function anyEntryOptions(options: SimulationOptions): SimulationOptions {
+  let made = withAnyEntry.get(options);
+  if (!made) withAnyEntry.set(options, (made = { ...options, anyEntry: true }));
+  return made;
+}
+
+const withAnyEntry = new WeakMap<SimulationOptions, SimulationOptions>();
 
 /**
  * A job scenario's variables, by project. A scenario differs between entries only by its project,

@@ -63,11 +63,25 @@ export function partDiagnostics(parsed: ParsedYaml, options: ValidateOptions = {
   }
   diagnostics.push(...instanceSettingDiagnostics(parsed, honoured(), gitlabVersion));
   if (options.rules) {
-    diagnostics.push(...ruleDiagnostics(parsed, honoured(), { ...options.rules, options: { ...options.rules.options, target: options.target ?? 'proposal' } }));
+    diagnostics.push(...ruleDiagnostics(parsed, honoured(), ruleContextFor(options.rules, options.target ?? 'proposal')));
     diagnostics.push(...crossTopLevelDiagnostics(parsed, honoured(), { configProjectPath: options.rules.agent.configProjectPath, gitlabVersion }));
   }
   return diagnostics;
 }
+
+/**
+ * The rule checks' context with the compatibility target, made once per context and target: the
+ * incremental model checks each entry alone, with the same options for every entry.
+ */
+function ruleContextFor(rules: RuleCheckContext, target: CompatibilityTarget): RuleCheckContext {
+  let byTarget = ruleContexts.get(rules);
+  if (!byTarget) ruleContexts.set(rules, (byTarget = new Map()));
+  let context = byTarget.get(target);
+  if (!context) byTarget.set(target, (context = { ...rules, options: { ...rules.options, target } }));
+  return context;
+}
+
+const ruleContexts = new WeakMap<RuleCheckContext, Map<CompatibilityTarget, RuleCheckContext>>();
 
 /** The schema checks for the chosen version, on the value as protojson reads it (a null field is unset). */
 function versionedSchemaDiagnostics(parsed: ParsedYaml, options: ValidateOptions): EngineDiagnostic[] {

@@ -82,7 +82,7 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   };
 
   const path = scenario.projectPath;
-  for (const [name, value] of projectNamingVariables(path)) set(name, value);
+  for (const [name, value] of projectNamingValues(path, false)) set(name, value);
   set('CI_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
   set('CI_DEFAULT_BRANCH', scenario.defaultBranch);
 
@@ -138,9 +138,8 @@ export function variableValuesByProject(scenario: Scenario): (projectPath: strin
   const userNames = new Set(Object.keys(scenario.variables ?? {}));
   const isMr = scenario.isMergeRequest === true;
   return (projectPath) => {
-    const own = new Map<string, string>();
-    for (const [name, value] of projectNamingVariables(projectPath)) if (!userNames.has(name)) own.set(name, value);
-    if (isMr && !userNames.has('CI_MERGE_REQUEST_PROJECT_PATH')) own.set('CI_MERGE_REQUEST_PROJECT_PATH', projectPath);
+    const naming = projectNamingValues(projectPath, isMr);
+    const own = userNames.size && [...userNames].some((name) => naming.has(name)) ? new Map([...naming].filter(([name]) => !userNames.has(name))) : naming;
     return new OverlaidValues(shared, own);
   };
 }
@@ -197,28 +196,30 @@ class OverlaidValues implements ReadonlyMap<string, string> {
 }
 
 /**
- * The predefined `CI_PROJECT_*` variables whose values come from the project's path: with
- * `CI_MERGE_REQUEST_PROJECT_PATH` in a merge request, the only ones that differ between projects.
- * The last answer is kept: the checks ask for one project in each scenario in turn.
+ * The predefined `CI_PROJECT_*` variables whose values come from the project's path, with
+ * `CI_MERGE_REQUEST_PROJECT_PATH` in a merge request: the only ones that differ between projects.
+ * The last project's maps are kept (read-only): the checks ask for one project in each scenario in turn.
  */
-function projectNamingVariables(path: string): readonly (readonly [name: string, value: string])[] {
+function projectNamingValues(path: string, mergeRequest: boolean): ReadonlyMap<string, string> {
   if (lastNaming?.path !== path) {
     const parts = path.split('/');
     lastNaming = {
       path,
-      naming: [
+      naming: new Map([
         ['CI_PROJECT_PATH', path],
         ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
         ['CI_PROJECT_NAME', parts[parts.length - 1]],
         ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
         ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
-      ],
+      ]),
+      inMergeRequest: undefined,
     };
   }
-  return lastNaming.naming;
+  if (!mergeRequest) return lastNaming.naming;
+  return (lastNaming.inMergeRequest ??= new Map([...lastNaming.naming, ['CI_MERGE_REQUEST_PROJECT_PATH', path]]));
 }
 
-let lastNaming: { readonly path: string; readonly naming: readonly (readonly [string, string])[] } | undefined;
+let lastNaming: { readonly path: string; readonly naming: ReadonlyMap<string, string>; inMergeRequest: ReadonlyMap<string, string> | undefined } | undefined;
 
 /** Name → value of the variables `rules:if` may read (what GitLab passes to `Statement`). */
 export function rulesIfVariables(variables: ReadonlyMap<string, ScenarioVariable>): Map<string, string> {
