@@ -283,4 +283,33 @@ describe('what an edit derives from the previous version equals a scan of the wh
       [text, index] = [edited, derived];
     }
   });
+
+  it('the line index after 3,000 keystrokes typed at a cursor (shared line starts shifted in place), every position, offset and line end', () => {
+    const random = seededRandom(23);
+    let text = generateAgentConfig(30);
+    let index = new TextIndex(text);
+    let cursor = text.indexOf('default_namespace') + 20;
+    let shared = 0;
+    const startsOf = (i: TextIndex) => (i as unknown as { starts: Int32Array | undefined }).starts;
+    for (let step = 0; step < 3000; step++) {
+      // Mostly characters typed or deleted at the cursor; now and then the cursor moves or a line break is typed.
+      if (random() < 0.05) cursor = Math.floor(random() * (text.length + 1));
+      const roll = random();
+      const edited = roll < 0.55 ? text.slice(0, cursor) + 'xé😀'[Math.floor(random() * 3)] + text.slice(cursor) : roll < 0.97 ? text.slice(0, Math.max(0, cursor - 1)) + text.slice(cursor) : text.slice(0, cursor) + '\n' + text.slice(cursor);
+      cursor = Math.max(0, Math.min(edited.length, cursor + edited.length - text.length));
+      const derived = TextIndex.edited(index, random() < 0.5 ? edited : splicedOn(text, edited), change(text, edited));
+      if (startsOf(derived) === startsOf(index)) shared++;
+      if (step % 10 === 0 || step > 2900) {
+        const whole = new TextIndex(edited);
+        assert.equal(derived.lineCount, whole.lineCount, `line count after edit ${step}`);
+        for (let offset = 0; offset <= edited.length; offset++) assert.deepEqual(derived.positionAt(offset), whole.positionAt(offset), `position of ${offset} after edit ${step}`);
+        for (let line = 0; line < whole.lineCount; line++) {
+          assert.equal(derived.lineEnd(line), whole.lineEnd(line), `end of line ${line} after edit ${step}`);
+          assert.equal(derived.offsetAt({ line, character: 5 }), whole.offsetAt({ line, character: 5 }), `offset in line ${line} after edit ${step}`);
+        }
+      }
+      [text, index] = [edited, derived];
+    }
+    assert.ok(shared > 2000, `only ${shared} of 3,000 indexes shared their predecessor's line starts`);
+  });
 });
