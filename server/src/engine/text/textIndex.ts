@@ -15,7 +15,10 @@ export interface TextChange {
  * read it there, so a derived index's spliced text is joined only for a reader of `text`.
  */
 export class TextIndex {
-  /** Offsets of the line starts, scanned at the first lookup: most parses of a run of entries are never asked a position. */
+  /**
+   * Offsets of the line starts (before the shift below), scanned at the first lookup: most parses
+   * of a run of entries are never asked a position.
+   */
   private starts: Int32Array | undefined;
   /**
    * The starts from index `shiftFrom` on are `shift` further than `starts` says: typing within a
@@ -68,7 +71,8 @@ export class TextIndex {
     const middle = newlineStarts(changed, 0, changed.length, []).map((start) => start + prefix);
     const growth = newEnd - oldEnd;
     if (keep === after && !middle.length && (previous.shiftFrom === Infinity || previous.shiftFrom === after || growth === 0)) {
-      // No line break added or removed, and no other line's shift pending: share the array.
+      // No line break added or removed, and any pending shift starts at the same line (or this edit
+      // moves nothing): the array is shared, the shift grows.
       const derived = new TextIndex(text, previous.lineStarts, bytes);
       derived.shiftFrom = growth === 0 ? previous.shiftFrom : after;
       derived.shift = previous.shift + growth;
