@@ -71,6 +71,9 @@ const shapes = [
   'a: [x, y ,z]  # c\nb: [ p ]\nc: [q,r]\nd:\n  - [1, yes, ~, 0x1f]\n',
   // Indicators inside a flow item's text, not at its start: environments: [production, review/*].
   'environments: [production, review/*, a&b, c!d, e|f, g>h, i%j, k@l, m`n, o?p, q-r]\n',
+  // One-line flow mappings: `access_as: {ci_job: {}}`; each value ends at the `,` or `}` after it, spaces included.
+  'access_as: {ci_job: {}}\nb: { x: 1 , y: b }  # c\nc: {x: [p, q], z: {y: 1}}\nd: {a: {b: c} , d: [x] , e: {} }\n',
+  '- {a: 1}\n- {}\n- {a: [ ]}\n-   {k: yes, n: ~, o: 0x1f, t: 2001-12-14}\n',
 ];
 
 /** A structural comparison that names the first difference: class, range, scalar fields, comments, then children. */
@@ -142,7 +145,7 @@ function check(text: string, label: string): boolean {
 }
 
 const MUTATION_CHARS = ['&', '*', '!', '|', '>', '{', '}', '[', ']', '"', "'", '#', ':', '-', ' ', '  ', '\t', '\r', '?', ',', '%', '@', '`', '\\', 'é', '😀', '\u00a0', '\u2028', '\uFEFF', '~', '<<', '0x', '---', '...', '\n'];
-const INSERT_LINES = ['f: [a,b ,  c]', '- [x, 1]', 'g: [a, b] # c', '# note', '  # indented note', '    # deeper', '', '   ', '- x', 'k: v', '  k: v', '    - y', 'z:', '  z:', '---', '<<: *a', 'a: &a 1', "q: 'x''y'", 'q: "a\\tb"', 'e: []', 'e: {}', 'm: |', '  text', 'f: [a, b]'];
+const INSERT_LINES = ['f: [a,b ,  c]', '- [x, 1]', 'g: [a, b] # c', '# note', '  # indented note', '    # deeper', '', '   ', '- x', 'k: v', '  k: v', '    - y', 'z:', '  z:', '---', '<<: *a', 'a: &a 1', "q: 'x''y'", 'q: "a\\tb"', 'e: []', 'e: {}', 'm: |', '  text', 'f: [a, b]', 'h: {a: 1, b: [x, y]}', '- {ci_job: {}}', 'i: { a: {b: c} , d: yes }  # c'];
 
 /** One to three random edits of `text`: lines deleted, duplicated, swapped, re-indented, characters inserted, comments, CRLF. */
 function mutate(text: string, random: () => number): string {
@@ -186,7 +189,7 @@ function mutate(text: string, random: () => number): string {
         break;
       case 10: {
         const line = lines[at] ?? '';
-        lines[at] = line.replace(/: (\S.*)$/, (_, v: string) => `: ${[`"${v}"`, `'${v}'`, `${v} `, '', '{}', '[ ]', 'yes', '0o7', '012', '1:20', '-1.5e3', '~', `[${v}]`, `[ ${v} , b ]`, `[${v},]`, `[a, [${v}]]`, `[a: ${v}]`, `[${v}, 'q']`, `[${v} #c]`][int(19)]}`);
+        lines[at] = line.replace(/: (\S.*)$/, (_, v: string) => `: ${[`"${v}"`, `'${v}'`, `${v} `, '', '{}', '[ ]', 'yes', '0o7', '012', '1:20', '-1.5e3', '~', `[${v}]`, `[ ${v} , b ]`, `[${v},]`, `[a, [${v}]]`, `[a: ${v}]`, `[${v}, 'q']`, `[${v} #c]`, `{${v}: 1}`, `{a: ${v}}`, `{ k: ${v} , b: [x] }`, `{a: {b: ${v}}}`, `{a: ${v},}`, `{a:${v}}`, `{${v}}`][int(26)]}`);
         break;
       }
       default:
@@ -225,6 +228,7 @@ describe('fast block-YAML reader, differential against the yaml library', () => 
     const random = seededRandom(16);
     let read = 0;
     let withFlowItems = 0;
+    let withFlowPairs = 0;
     let withComments = 0;
     const total = 20_000;
     for (let n = 0; n < total; n++) {
@@ -233,19 +237,21 @@ describe('fast block-YAML reader, differential against the yaml library', () => 
       if (check(text, `mutation ${n}`)) {
         read++;
         if (/(?:- |: )\[ *[^\] ]/.test(text)) withFlowItems++;
+        if (/(?:- |: )\{ *[^} ]/.test(text)) withFlowPairs++;
         if (/^ *#/m.test(text)) withComments++;
       }
     }
     // Most mutations stay inside the subset: the comparison must be exercised, not only the declines.
-    console.log(`# fast reader read ${read} of ${total} mutated documents (${withComments} with comment lines, ${withFlowItems} with flow sequence items); declined ${total - read}`);
-    assert.ok(withComments > 1000 && withFlowItems > 100, 'comments and flow sequences must be exercised');
+    console.log(`# fast reader read ${read} of ${total} mutated documents (${withComments} with comment lines, ${withFlowItems} with flow sequence items, ${withFlowPairs} with flow mapping pairs); declined ${total - read}`);
+    assert.ok(withComments > 1000 && withFlowItems > 100 && withFlowPairs > 100, 'comments and flow collections must be exercised');
     assert.ok(read > total * 0.3, `read ${read} of ${total}`);
     assert.ok(read < total, 'some mutations must leave the subset');
   });
 
   it('reads the data and the duplicate keys as it composes, exactly as toJS and inspectMaps make them', () => {
     // Keys that toJS defines rather than assigns (a key the object has: inherited or given before),
-    // keys that are numbers, booleans or null, a key given three times, duplicates in nested maps.
+    // keys that are numbers, booleans or null, a key given three times, duplicates in nested maps
+    // (two on line 15, in flow mappings).
     const text = [
       '__proto__: polluted',
       'toString: x',
@@ -262,6 +268,7 @@ describe('fast block-YAML reader, differential against the yaml library', () => 
       '    - b: 1',
       '      b:',
       '    - {}',
+      '    - {b: 1, b: {__proto__: x, c: 2, c: 3}}',
       'b: 4',
       'b:',
       '  deep: []',
@@ -273,7 +280,7 @@ describe('fast block-YAML reader, differential against the yaml library', () => 
     assert.equal(Object.getPrototypeOf(value), Object.prototype, 'a __proto__ key is data, not the prototype');
     assert.equal(Object.getOwnPropertyDescriptor(value, '__proto__')?.value, 'polluted');
     assert.deepEqual(value.b, { deep: [] });
-    assert.deepEqual(parsed.diagnostics.map((d) => `${d.code} ${d.range.start.line}`), ['yaml.duplicateKey 10', 'yaml.duplicateKey 13', 'yaml.duplicateKey 15', 'yaml.duplicateKey 16']);
+    assert.deepEqual(parsed.diagnostics.map((d) => `${d.code} ${d.range.start.line}`), ['yaml.duplicateKey 10', 'yaml.duplicateKey 13', 'yaml.duplicateKey 15', 'yaml.duplicateKey 15', 'yaml.duplicateKey 16', 'yaml.duplicateKey 17']);
     // A timestamp key would be named by the library's stringifier: the library reads the file.
     assert.equal(fastComposeYaml('2001-12-14: day\n', GITLAB_YAML), null);
   });

@@ -7,10 +7,10 @@
  *
  * It reads block mappings and sequences (a sequence may sit at its key's indentation, and an entry
  * may open a mapping: `- id: x`), keys and values that are plain, single-quoted or double-quoted
- * (without escapes) scalars on one line, `{}`, `[]` and one-line flow sequences of plain scalars
- * (`[a, b]`), full-line and trailing comments, blank lines
+ * (without escapes) scalars on one line, one-line flow collections of plain scalars (`[a, b]`,
+ * `{ci_job: {}}`, `{a: 1, b: [x]}`), full-line and trailing comments, blank lines
  * and empty values. Anything else — anchors, aliases, tags, merge keys, block or multi-line scalars,
- * flow collections with content, documents markers and directives, tabs, carriage returns, a byte
+ * other flow collections, documents markers and directives, tabs, carriage returns, a byte
  * order mark, control characters, indentation the library would complain about, a comment more
  * indented than the value before it, nesting near {@link MAX_YAML_DEPTH} — makes it return null, and
  * the caller parses with the library: errors and warnings are always the library's.
@@ -332,7 +332,8 @@ class FastReader {
     const seq = frame.node as YAMLSeq;
     const c = t.charCodeAt(j);
     if (c === 45 /* - */ && (j + 1 === eol || t.charCodeAt(j + 1) === 32)) throw DECLINE; // `- - x`
-    const keyEnd = c === 34 || c === 39 ? -1 : plainKeyEnd(t, j, eol);
+    // A flow collection is the entry's value (`- {a: 1}`); `- {a: 1}: b` then declines in `value`.
+    const keyEnd = c === 34 || c === 39 || c === 123 || c === 91 ? -1 : plainKeyEnd(t, j, eol);
     if (keyEnd !== -1 || ((c === 34 || c === 39) && quotedIsKey(t, j, eol))) {
       // `- key: …` opens a mapping at the key's column.
       const map = this.open(false, frame.indent + (j - i), j, props);
@@ -347,7 +348,7 @@ class FastReader {
       if (props.comment) node.commentBefore = props.comment;
     }
     seq.items.push(node);
-    (frame.data as unknown[]).push(valueData(node));
+    (frame.data as unknown[]).push(this.valueData(node));
     frame.end = node.range![2];
   }
 
@@ -392,26 +393,19 @@ class FastReader {
     }
     const value = this.value(j, eol, hasNewline);
     map.items.push(pairNode(key, value));
-    this.setData(frame, dataKey(key), valueData(value));
+    this.setData(frame, dataKey(key), this.valueData(value));
     frame.end = value.range![2];
   }
 
-  /** A value that ends its line: a scalar, `{}` or `[]`, maybe a comment after it. */
+  /** A value that ends its line: a scalar or a one-line flow collection, maybe a comment after it. */
   private value(j: number, eol: number, hasNewline: boolean): Node {
     const t = this.text;
     const c = t.charCodeAt(j);
     let valueEnd: number;
     let node: Node;
     if (c === 123 /* { */ || c === 91 /* [ */) {
-      let k = j + 1;
-      while (k < eol && t.charCodeAt(k) === 32) k++;
-      if (this.frames.length + 1 >= FAST_MAX_DEPTH) throw DECLINE;
-      const coll = collectionNode(c !== 123, this.doc!.schema!);
-      coll.flow = true;
-      if (c === 91 && t.charCodeAt(k) !== 93) k = this.flowItems(coll as YAMLSeq, k, eol);
-      else if (t.charCodeAt(k) !== (c === 123 ? 125 : 93)) throw DECLINE;
-      valueEnd = k + 1;
-      node = coll;
+      node = this.flowCollection(j, eol, 1);
+      valueEnd = node.range![1];
     } else if (c === 34 || c === 39) {
       valueEnd = quotedEnd(t, j, eol);
       node = this.scalar(quotedValue(t, j, valueEnd), c === 34 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, false, j, valueEnd, valueEnd, '');
@@ -439,6 +433,74 @@ class FastReader {
     node.range = [j, valueEnd, end];
     if (comment) node.comment = comment;
     return node;
+  }
+
+  /**
+   * The one-line flow collection whose `{` or `[` is at `j`, `depth` levels of flow below the open
+   * block collection, with its range up to its closing bracket (`range[2]` is set by the caller).
+   */
+  private flowCollection(j: number, eol: number, depth: number): YAMLMap | YAMLSeq {
+    const t = this.text;
+    const map = t.charCodeAt(j) === 123;
+    if (this.frames.length + depth >= FAST_MAX_DEPTH) throw DECLINE;
+    const coll = collectionNode(!map, this.doc!.schema!);
+    coll.flow = true;
+    let k = j + 1;
+    while (k < eol && t.charCodeAt(k) === 32) k++;
+    if (t.charCodeAt(k) !== (map ? 125 : 93)) k = map ? this.flowPairs(coll as YAMLMap, k, eol, depth) : this.flowItems(coll as YAMLSeq, k, eol);
+    coll.range = [j, k + 1, k + 1];
+    return coll;
+  }
+
+  /**
+   * The pairs of a one-line flow mapping (`{ci_job: {}}`, `{a: 1, b: [x]}`) from `k`, its first
+   * key; returns the offset of its `}`. A key is a plain scalar without spaces, right before `: `; a
+   * value is a plain scalar or a one-line flow collection. Anything else inside (quotes, `#`, a key
+   * without a value, `a:b`, a trailing comma) declines. As the library ranges them, each value ends
+   * (`range[2]`) at the `,` or `}` after it, past the spaces before that.
+   */
+  private flowPairs(map: YAMLMap, k: number, eol: number, depth: number): number {
+    const t = this.text;
+    for (;;) {
+      checkPlainStart(t, k, eol);
+      let colon = k;
+      for (; colon < eol; colon++) {
+        const ch = t.charCodeAt(colon);
+        if (ch === 58 /* : */) break;
+        if (ch === 32 || ch === 44 || ch === 93 || FLOW_UNSUPPORTED.includes(ch)) throw DECLINE;
+      }
+      if (colon === k || t.charCodeAt(colon + 1) !== 32) throw DECLINE;
+      const key = this.scalar(t.slice(k, colon), Scalar.PLAIN, true, k, colon, colon, '');
+      let v = colon + 1;
+      while (v < eol && t.charCodeAt(v) === 32) v++;
+      const c = t.charCodeAt(v);
+      let value: Node;
+      let e: number;
+      if (c === 123 || c === 91) {
+        value = this.flowCollection(v, eol, depth + 1);
+        e = value.range![1];
+        while (e < eol && t.charCodeAt(e) === 32) e++;
+        value.range![2] = e;
+      } else {
+        checkPlainStart(t, v, eol);
+        e = v;
+        for (; e < eol; e++) {
+          const ch = t.charCodeAt(e);
+          if (ch === 44 || ch === 125) break;
+          if (ch === 93 || FLOW_UNSUPPORTED.includes(ch)) throw DECLINE;
+        }
+        let end = e;
+        while (t.charCodeAt(end - 1) === 32) end--;
+        value = this.scalar(t.slice(v, end), Scalar.PLAIN, false, v, end, e, '');
+      }
+      map.items.push(pairNode(key, value));
+      const ch = t.charCodeAt(e);
+      if (ch === 125) return e;
+      if (ch !== 44) throw DECLINE;
+      k = e + 1;
+      while (k < eol && t.charCodeAt(k) === 32) k++;
+      if (k === eol || t.charCodeAt(k) === 125) throw DECLINE; // a trailing comma
+    }
   }
 
   /**
@@ -502,13 +564,26 @@ class FastReader {
    * object already has (given twice, or `__proto__`) is defined, not assigned, so it stays data.
    */
   private setData(frame: Frame, key: string, value: unknown): void {
-    const data = frame.data as Record<string, unknown>;
+    this.addData(frame.data as Record<string, unknown>, frame.node as YAMLMap, key, value);
+  }
+
+  private addData(data: Record<string, unknown>, map: YAMLMap, key: string, value: unknown): void {
     if (!(key in data)) {
       data[key] = value;
       return;
     }
-    if (Object.hasOwn(data, key)) this.repeatedKeyMaps.add(frame.node as YAMLMap);
+    if (Object.hasOwn(data, key)) this.repeatedKeyMaps.add(map);
     Object.defineProperty(data, key, { value, writable: true, enumerable: true, configurable: true });
+  }
+
+  /** The data of a value the reader made on one line: a scalar's value, or a flow collection's data. */
+  private valueData(node: Node): unknown {
+    if (isScalar(node)) return node.value;
+    if (node instanceof YAMLSeq) return node.items.map((item) => (item as Scalar).value);
+    const map = node as YAMLMap<Scalar, Node>;
+    const data: Record<string, unknown> = {};
+    for (const pair of map.items) this.addData(data, map, dataKey(pair.key), this.valueData(pair.value!));
+    return data;
   }
 
   /** The separator tokens of `frame`'s pending key, made now if they were not. */
@@ -631,14 +706,8 @@ function dataKey(key: Scalar): string {
   return String(value);
 }
 
-/** The data of a value the reader made on one line: a scalar's value, or a flow collection of plain scalars. */
-function valueData(node: Node): unknown {
-  if (isScalar(node)) return node.value;
-  return node instanceof YAMLSeq ? node.items.map((item) => (item as Scalar).value) : {};
-}
-
 /**
- * Characters that end or complicate a plain scalar inside a flow sequence (`[]{}#:'"`): the items
+ * Characters that end or complicate a plain scalar inside a flow collection (`[{}#:'"`): the items
  * that hold one are the library's. The other indicators (`*&!|>%@\`?`) mean something only where a
  * scalar starts (checkPlainStart); inside one, as in `[production, review/*]`, they are its text.
  */
