@@ -40,6 +40,8 @@ export function agentDirectoryOf(filePath: string): { directory: string; inside:
 }
 
 function safeDecode(value: string): string {
+  // Without a `%` there is nothing to decode (most paths): decodeURIComponent would only copy it.
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { classifyPath } from '../../../server/src/engine/files';
-import { closestMatch } from '../../../server/src/engine/text/didYouMean';
+import { closestMatch, editDistance } from '../../../server/src/engine/text/didYouMean';
+import { PREDEFINED_VARIABLES } from '../../../server/src/engine/vars/predefined';
 import { TextIndex } from '../../../server/src/engine/text/textIndex';
 
 describe('TextIndex', () => {
@@ -37,5 +38,37 @@ describe('closestMatch', () => {
     assert.equal(closestMatch('defualt_namespace', ['id', 'default_namespace']), 'default_namespace');
     assert.equal(closestMatch('enviroments', ['environments', 'rules']), 'environments');
     assert.equal(closestMatch('zzz', ['id', 'rules']), null);
+  });
+
+  test('answers asked again (remembered per candidate list, 512 at most) equal a fresh comparison with every candidate', () => {
+    const names = PREDEFINED_VARIABLES.map((v) => v.name);
+    /** The definition: the first candidate at the least distance, within the limit, ignoring case. */
+    const reference = (word: string): string | null => {
+      const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+      let best: string | null = null;
+      let bestDistance = limit + 1;
+      for (const name of names) {
+        const d = editDistance(word.toLowerCase(), name.toLowerCase(), limit);
+        if (d < bestDistance) [best, bestDistance] = [name, d];
+      }
+      return best;
+    };
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const words = Array.from({ length: 1500 }, () => {
+      const name = names[random(names.length)]!;
+      const at = random(name.length);
+      const edited = [name.slice(0, at) + name.slice(at + 1), name.slice(0, at) + 'X' + name.slice(at), name.toLowerCase(), `DEPLOY_${random(40)}`][random(4)]!;
+      return random(3) === 0 ? edited.slice(0, 3 + random(6)) : edited;
+    });
+    let suggested = 0;
+    for (const round of [1, 2]) {
+      for (const word of words) {
+        const expected = reference(word);
+        if (expected) suggested++;
+        assert.equal(closestMatch(word, names), expected, `${word} (round ${round})`);
+      }
+    }
+    assert.ok(suggested > 1000, `suggestions compared: ${suggested}`);
   });
 });

@@ -27,15 +27,42 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
  * word's length away (and at most 3 edits), ignoring case. Null when nothing is close.
  */
 export function closestMatch(word: string, candidates: readonly string[]): string | null {
+  const known = lookupsOf(candidates);
+  const remembered = known.answers.get(word);
+  if (remembered !== undefined) return remembered;
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  const lowerWord = word.toLowerCase();
   let best: string | null = null;
   let bestDistance = limit + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase(), limit);
+  known.lowered.forEach((candidate, i) => {
+    const d = editDistance(lowerWord, candidate, limit);
     if (d < bestDistance) {
-      best = candidate;
+      best = candidates[i]!;
       bestDistance = d;
     }
-  }
+  });
+  if (known.answers.size >= REMEMBERED_ANSWERS) known.answers.clear();
+  known.answers.set(word, best);
   return best;
+}
+
+/**
+ * Answers kept per list of candidates. The lists that are asked most are constants (the predefined
+ * CI/CD variables, the template functions), and the same unknown name comes back in entry after
+ * entry (a project's own `$DEPLOY_TARGET` in every rule): each is measured against the ~200
+ * variable names once.
+ */
+const REMEMBERED_ANSWERS = 512;
+
+interface CandidateLookups {
+  readonly lowered: readonly string[];
+  readonly answers: Map<string, string | null>;
+}
+
+const lookupsByCandidates = new WeakMap<readonly string[], CandidateLookups>();
+
+function lookupsOf(candidates: readonly string[]): CandidateLookups {
+  let known = lookupsByCandidates.get(candidates);
+  if (!known) lookupsByCandidates.set(candidates, (known = { lowered: candidates.map((c) => c.toLowerCase()), answers: new Map() }));
+  return known;
 }
