@@ -128,12 +128,10 @@ const entries = [
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [clusterCommandsExternal] },
   { entryPoints: ['server/src/lsp/cluster/commandGroups.ts'], outfile: 'dist/clusterCommands.js' },
   { entryPoints: ['server/src/cli/commands/clusterCommands.ts'], outfile: 'dist/cliClusterCommands.js' },
-  {
-    entryPoints: ['server/src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    plugins: [cliClusterCommandsExternal],
-    banner: { js: "#!/usr/bin/env node\nconst importMetaUrl = require('url').pathToFileURL(__filename).href;" },
-  },
+  // `import()` becomes `require()`: the bundle runs as a vm.Script there, where Node 20 has no import().
+  { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [cliClusterCommandsExternal], supported: { 'dynamic-import': false } },
+  // The `agentcfg` executable: loads dist/cliMain.js with V8's code cache (server/src/cli/entry.ts).
+  { entryPoints: ['server/src/cli/entry.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
 if (watch) {

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 const root = path.resolve(import.meta.dirname, '..', '..');
 const LOCALE_AWARE = /\btoLocale(?:String|DateString|TimeString|UpperCase|LowerCase)\(|\bIntl\./g;
 
-for (const bundle of ['dist/server.js', 'dist/cli.js']) {
+for (const bundle of ['dist/server.js', 'dist/cli.js', 'dist/cliMain.js']) {
   test(`${bundle} makes no locale-aware call that loads ICU's locale data`, () => {
     const calls = readFileSync(path.join(root, bundle), 'utf8').match(LOCALE_AWARE) ?? [];
     assert.deepEqual(calls, []);
