@@ -147,10 +147,8 @@ class FastReader {
   private trailing: Tok[] = [];
   private trailingComment = false;
   private doc: Document.Parsed | null = null;
-  private schemaTags: readonly ScalarTag[] = [];
+  private plainTags: PlainTags | null = null;
   private stringTag: ScalarTag | null = null;
-  private readonly valueTags = new Map<string, ScalarTag>();
-  private readonly keyTags = new Map<string, ScalarTag>();
   private readonly prelude: string[] = [];
   private docOffset = 0;
   /** The root collection's data. */
@@ -227,7 +225,7 @@ class FastReader {
     const composer = new Composer({ ...this.options, logLevel: 'error' }) as unknown as { directives: unknown; options: YamlOptions };
     const doc = new Document(undefined, Object.assign({ _directives: composer.directives }, composer.options)) as unknown as Document.Parsed;
     this.doc = doc;
-    this.schemaTags = doc.schema.tags as unknown as ScalarTag[];
+    this.plainTags = plainTagsFor(doc.schema.tags as unknown as ScalarTag[]);
     this.stringTag = (doc.schema as unknown as Record<symbol, ScalarTag>)[SCALAR_TAG];
     this.docOffset = lineStart;
   }
@@ -537,12 +535,14 @@ class FastReader {
     if (type !== Scalar.PLAIN) {
       tag = this.stringTag!;
     } else {
-      const cache = atKey ? this.keyTags : this.valueTags;
+      const tags = this.plainTags!;
+      const cache = atKey ? tags.atKey : tags.atValue;
       let found = cache.get(value);
       if (!found) {
-        found = this.schemaTags.find((tg) => (tg.default === true || (atKey && tg.default === 'key')) && tg.test?.test(value)) ?? this.stringTag!;
+        found = tags.schemaTags.find((tg) => (tg.default === true || (atKey && tg.default === 'key')) && tg.test?.test(value)) ?? this.stringTag!;
         // A merge key (`<<`) and anything else resolved only at a key: the library's.
         if (found.default === 'key') throw DECLINE;
+        if (cache.size >= REMEMBERED_PLAIN_TAGS) cache.clear();
         cache.set(value, found);
       }
       tag = found;
@@ -696,6 +696,31 @@ class FastReader {
       (it as Node).commentBefore = cb ? `${comment}\n${cb}` : comment;
     }
   }
+}
+
+/**
+ * The tag that resolves a plain scalar, by its text, for every document whose schema has these
+ * tags. `fastPathApplies` admits only options that make the same YAML 1.1 schema, whose tags are
+ * the library's module constants, so one lookup serves every document: the keys (`id`,
+ * `default_namespace`, `rules`, `if`…) and many values come back in every file of a batch, and
+ * finding a text's tag tries the regular expressions of the schema's tags one by one (≈ 25 ms of
+ * the 1,250 files of bench/cli.ts when each document had its own lookup).
+ */
+interface PlainTags {
+  readonly schemaTags: readonly ScalarTag[];
+  readonly atKey: Map<string, ScalarTag>;
+  readonly atValue: Map<string, ScalarTag>;
+}
+
+/** Texts remembered per position (keys, values): the lookup starts again when it holds this many. */
+const REMEMBERED_PLAIN_TAGS = 4096;
+
+let lastPlainTags: PlainTags | null = null;
+
+function plainTagsFor(schemaTags: readonly ScalarTag[]): PlainTags {
+  const last = lastPlainTags;
+  if (last && last.schemaTags.length === schemaTags.length && last.schemaTags.every((tag, i) => tag === schemaTags[i])) return last;
+  return (lastPlainTags = { schemaTags, atKey: new Map(), atValue: new Map() });
 }
 
 /** A key as `toJS` names it in a data object; a key whose value is no string, number, boolean or null (a timestamp) is the library's. */
