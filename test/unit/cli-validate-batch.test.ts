@@ -103,4 +103,18 @@ describe('agentcfg validate, a batch', () => {
       [path.join('.gitlab', 'agents', 'a', 'config.yaml')],
     );
   });
+
+  test('a listed directory is not searched under node_modules or .git (the .git beside is still the repository)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-skipped-'));
+    for (const at of ['', 'node_modules/pkg', '.git/modules/sub', 'deep/node_modules']) {
+      mkdirSync(path.join(dir, at, '.gitlab', 'agents', 'a'), { recursive: true });
+      writeFileSync(path.join(dir, at, '.gitlab', 'agents', 'a', 'config.yaml'), broken);
+    }
+    writeFileSync(path.join(dir, '.git', 'config'), '[remote "origin"]\n\turl = git@gitlab.com:acme/agents.git\n');
+    const found = JSON.parse((await validate(dir, '.', '--format', 'json')).out) as { file: string }[];
+    assert.deepEqual([...new Set(found.map((d) => d.file))], [path.join('.gitlab', 'agents', 'a', 'config.yaml')]);
+    // Named on the command line, such a file is checked.
+    const named = path.join('node_modules', 'pkg', '.gitlab', 'agents', 'a', 'config.yaml');
+    assert.ok((JSON.parse((await validate(dir, named, '--format', 'json')).out) as unknown[]).length > 0);
+  });
 });

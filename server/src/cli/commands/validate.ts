@@ -99,9 +99,7 @@ function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles): (f
  */
 function expandPaths(inputs: readonly string[], io: CliIo): { files: string[]; listed: ListedFiles } {
   const files: string[] = [];
-  /** Directories listed whole (a symbolic link to a directory is not gone through). */
-  const directories = new Set<string>();
-  const present = new Set<string>();
+  const listing: Listing = { directories: new Set(), present: new Set() };
   for (const input of inputs) {
     const absolute = path.resolve(io.cwd, input);
     const info = statOrNull(absolute);
@@ -109,21 +107,37 @@ function expandPaths(inputs: readonly string[], io: CliIo): { files: string[]; l
       files.push(input);
       continue;
     }
-    directories.add(absolute);
-    const entries = readdirSync(absolute, { recursive: true, withFileTypes: true });
     const found: string[] = [];
-    for (const entry of entries) {
-      const full = path.join(entry.parentPath, entry.name);
-      present.add(full);
-      if (entry.isDirectory()) directories.add(full);
-      found.push(path.relative(absolute, full));
-    }
+    listDirectory(absolute, '', listing, found);
     for (const entry of found.sort()) {
-      if (entry.split(path.sep).includes('node_modules')) continue;
-      if (classifyPath(path.join(absolute, entry)).kind !== 'other') files.push(path.join(input, entry));
+      if (classifyPath(absolute + path.sep + entry).kind !== 'other') files.push(path.join(input, entry));
     }
   }
-  return { files, listed: { isAbsent: (absolute) => absentFromListing(absolute, present, directories) } };
+  return { files, listed: { isAbsent: (absolute) => absentFromListing(absolute, listing.present, listing.directories) } };
+}
+
+interface Listing {
+  /** Directories listed whole (a symbolic link to a directory is not gone through). */
+  readonly directories: Set<string>;
+  /** Every entry of those, by absolute path. */
+  readonly present: Set<string>;
+}
+
+/**
+ * Lists `directory` (absolute) and the directories under it into `listing`, and the paths of their
+ * entries relative to the top one (`relative`, empty or ending with a separator) into `found`.
+ * A `node_modules` or `.git` directory is seen but not gone into: no agent file is checked there,
+ * and a repository's `.git` alone can hold thousands of entries.
+ */
+function listDirectory(directory: string, relative: string, listing: Listing, found: string[]): void {
+  listing.directories.add(directory);
+  const prefix = directory.endsWith(path.sep) ? directory : directory + path.sep;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const full = prefix + entry.name;
+    listing.present.add(full);
+    found.push(relative + entry.name);
+    if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== '.git') listDirectory(full, relative + entry.name + path.sep, listing, found);
+  }
 }
 
 /** What is at `absolute`, or null when nothing can be seen there (missing, or not accessible: the file is then reported unreadable). */

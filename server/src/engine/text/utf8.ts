@@ -20,11 +20,12 @@ const LENIENT = new TextDecoder('utf-8', { ignoreBOM: true });
  * U+FFFD, while GitLab's YAML reader (go-yaml) rejects the file ("invalid leading UTF-8 octet").
  */
 export function decodeUtf8(bytes: Uint8Array): DecodedText {
-  const text = LENIENT.decode(bytes);
+  // Valid bytes (nearly every file) are decoded once: both decoders keep a byte order mark, so
+  // where the strict one succeeds the lenient one gives the same text.
   try {
-    STRICT.decode(bytes);
-    return { text, invalidByte: null, invalidAt: null };
+    return { text: STRICT.decode(bytes), invalidByte: null, invalidAt: null };
   } catch {
+    const text = LENIENT.decode(bytes);
     const invalidByte = firstInvalidByte(bytes);
     // The bytes before it are valid UTF-8, so they decode to the same characters on their own.
     return { text, invalidByte, invalidAt: LENIENT.decode(bytes.subarray(0, invalidByte)).length };
