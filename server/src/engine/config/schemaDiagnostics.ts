@@ -47,7 +47,7 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
       return null; // the failing `then` / key is reported by its own error
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      const allowed = Object.keys((schema?.properties as Record<string, unknown>) ?? {}).filter((k) => !isRetired(schema, k));
+      const allowed = allowedKeys(schema);
       const suggestion = closestMatch(key, allowed);
       const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
       return {
@@ -55,7 +55,7 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
         severity: 'error',
         code: 'schema.unknownKey',
         message: `Unknown key "${key}" ${where ? `in ${where}` : 'at the top level'}.${hint} Allowed keys: ${allowed.join(', ')}.`,
-        data: { key, allowed, ...(suggestion ? { suggestion } : {}) },
+        data: { key, allowed: [...allowed], ...(suggestion ? { suggestion } : {}) },
       };
     }
     case 'x-removed': {
@@ -161,6 +161,20 @@ function propertyNameDiagnostic(error: ErrorObject, parsed: ParsedYaml): EngineD
     message: `The key "${key}" in ${humanPath(path)} ${requirement}.`,
   };
 }
+
+/**
+ * The keys a mapping's schema allows, once per schema object: the same list for every unknown key
+ * of every file, so `closestMatch` remembers its answers for it (a misspelt key comes back in file
+ * after file of a batch).
+ */
+function allowedKeys(schema: Record<string, unknown> | undefined): readonly string[] {
+  if (!schema) return [];
+  let keys = allowedKeysBySchema.get(schema);
+  if (!keys) allowedKeysBySchema.set(schema, (keys = Object.keys((schema.properties as Record<string, unknown>) ?? {}).filter((k) => !isRetired(schema, k))));
+  return keys;
+}
+
+const allowedKeysBySchema = new WeakMap<Record<string, unknown>, readonly string[]>();
 
 function isRetired(schema: Record<string, unknown> | undefined, key: string): boolean {
   const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
