@@ -104,6 +104,18 @@ describe('agentcfg validate, a batch', () => {
     );
   });
 
+  test('a file found in a listed directory is named as path.join(the directory as written, its path inside)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-names-'));
+    mkdirSync(path.join(dir, 'repo', '.gitlab', 'agents', 'a'), { recursive: true });
+    writeFileSync(path.join(dir, 'repo', '.gitlab', 'agents', 'a', 'config.yaml'), broken);
+    const inside = path.join('.gitlab', 'agents', 'a', 'config.yaml');
+    for (const [cwd, input] of [[dir, 'repo'], [dir, './repo/'], [dir, 'repo/../repo'], [dir, 'repo//.gitlab/'], [path.join(dir, 'repo'), '.'], [path.join(dir, 'repo'), './'], [path.join(dir, 'repo', '.gitlab'), '..']]) {
+      const found = JSON.parse((await validate(cwd, input, '--format', 'json')).out) as { file: string }[];
+      const expected = input.endsWith('.gitlab/') ? path.join(input, 'agents', 'a', 'config.yaml') : path.join(input, inside);
+      assert.deepEqual([...new Set(found.map((d) => d.file))], [expected], `${input} from ${cwd}`);
+    }
+  });
+
   test('a listed directory is not searched under node_modules or .git (the .git beside is still the repository)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agentcfg-skipped-'));
     for (const at of ['', 'node_modules/pkg', '.git/modules/sub', 'deep/node_modules']) {

@@ -109,8 +109,11 @@ function expandPaths(inputs: readonly string[], io: CliIo): { files: string[]; l
     }
     const found: string[] = [];
     listDirectory(absolute, '', listing, found);
+    // What `path.join(input, entry)` gives, without normalizing the whole path again for each file.
+    const normalized = path.normalize(input);
+    const shown = normalized === '.' || normalized === `.${path.sep}` ? '' : normalized.endsWith(path.sep) ? normalized : normalized + path.sep;
     for (const entry of found.sort()) {
-      if (classifyPath(absolute + path.sep + entry).kind !== 'other') files.push(path.join(input, entry));
+      if (classifyPath(absolute + path.sep + entry).kind !== 'other') files.push(shown + entry);
     }
   }
   return { files, listed: { isAbsent: (absolute) => absentFromListing(absolute, listing.present, listing.directories) } };
