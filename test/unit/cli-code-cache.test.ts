@@ -92,6 +92,16 @@ describe('agentcfg with the code cache', () => {
     assert.equal(help.stderr, '');
   });
 
+  test('a relative XDG_CACHE_HOME is ignored, as the XDG spec says: the cache goes to ~/.cache, nothing into the working directory', () => {
+    const home = mkdtempSync(path.join(work, 'home-'));
+    const cwd = mkdtempSync(path.join(work, 'cwd-'));
+    const env = { ...process.env, HOME: home, XDG_CACHE_HOME: 'relative-cache', NODE_DISABLE_COMPILE_CACHE: '' };
+    const result = spawnSync(process.execPath, [cli, 'validate', config, '--format', 'json'], { cwd, env, encoding: 'utf8' });
+    assert.equal(result.status, uncached.status, result.stderr);
+    assert.deepEqual(readdirSync(cwd), []);
+    assert.match(cacheFiles(path.join(home, '.cache')).join(' '), /^cliMain-[0-9a-f]{20}\.v8cache$/);
+  });
+
   test('NODE_DISABLE_COMPILE_CACHE turns it off', () => {
     const home = mkdtempSync(path.join(work, 'home-'));
     const env = { ...process.env, XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' };

@@ -22,20 +22,32 @@ import vm from 'node:vm';
 
 const bundle = path.join(__dirname, 'cliMain.js');
 
+/** Node's own loading, for when there is no cache of ours to use. */
+function requireBundle(): void {
+  createRequire(bundle)(bundle);
+}
+
 function start(): void {
   const directory = process.env.NODE_DISABLE_COMPILE_CACHE ? null : cacheDirectory();
-  if (!directory) return void require(bundle);
+  if (!directory) return requireBundle();
   const enableCompileCache = (Module as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
   if (enableCompileCache) {
     enableCompileCache(directory);
-    return void require(bundle);
+    return requireBundle();
   }
   runWithCodeCache(bundle, directory);
 }
 
+/** Null when there is no absolute place for it (XDG: a relative `XDG_CACHE_HOME` is ignored). */
 function cacheDirectory(): string | null {
-  const base = process.platform === 'win32' ? process.env.LOCALAPPDATA : process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return base ? path.join(base, 'agentcfg') : null;
+  const given = process.platform === 'win32' ? process.env.LOCALAPPDATA : process.env.XDG_CACHE_HOME;
+  if (given && path.isAbsolute(given)) return path.join(given, 'agentcfg');
+  if (process.platform === 'win32') return null;
+  try {
+    return path.join(os.homedir(), '.cache', 'agentcfg');
+  } catch {
+    return null; // no home directory for this user
+  }
 }
 
 /**
