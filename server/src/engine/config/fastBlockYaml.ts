@@ -547,9 +547,7 @@ class FastReader {
       }
       tag = found;
     }
-    let failed = false;
-    const res = tag.resolve(value, () => (failed = true), this.doc!.options);
-    if (failed) throw DECLINE;
+    const res = tag.resolve(value, declineOnError, this.doc!.options);
     const scalar = isScalar(res) ? res : scalarNode(res);
     scalar.range = [start, valueEnd, end];
     scalar.source = value;
@@ -721,6 +719,11 @@ function plainTagsFor(schemaTags: readonly ScalarTag[]): PlainTags {
   const last = lastPlainTags;
   if (last && last.schemaTags.length === schemaTags.length && last.schemaTags.every((tag, i) => tag === schemaTags[i])) return last;
   return (lastPlainTags = { schemaTags, atKey: new Map(), atValue: new Map() });
+}
+
+/** A tag's `onError`: a scalar its tag cannot resolve is the library's (one function for all, not a closure per scalar). */
+function declineOnError(): never {
+  throw DECLINE;
 }
 
 /** A key as `toJS` names it in a data object; a key whose value is no string, number, boolean or null (a timestamp) is the library's. */

@@ -140,14 +140,13 @@ class ReferenceChecker {
   private fields(shape: Shape, ident: readonly string[], offset: number, prefix: string): Shape {
     let current = shape;
     let at = offset;
+    // The range and the words are made only for a problem: most fields of most templates exist.
     for (let i = 0; i < ident.length; i++) {
       const segment = ident[i];
-      const written = prefix + ident.slice(0, i + 1).join('.');
-      const range = this.index.range(at, at + segment.length);
       if (current.kind === 'unknown') return UNKNOWN;
       if (current.kind === 'leaf') {
         this.found.push({
-          range,
+          range: this.index.range(at, at + segment.length),
           severity: 'error',
           code: 'template.fieldOfValue',
           message: `"${prefix}${ident.slice(0, i).join('.')}" is a${current.type === 'int' ? 'n int' : ' string'}, which has no field "${segment}": rendering would fail.`,
@@ -159,8 +158,9 @@ class ReferenceChecker {
         const candidates = [...current.fields.keys()];
         const suggestion = closestMatch(segment, candidates);
         const parent = prefix + ident.slice(0, i).join('.');
+        const written = prefix + ident.slice(0, i + 1).join('.');
         this.found.push({
-          range,
+          range: this.index.range(at, at + segment.length),
           severity: 'error',
           code: 'template.unknownVariable',
           message:
