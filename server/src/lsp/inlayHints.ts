@@ -2,7 +2,7 @@ import { InlayHintKind, type Connection, type InlayHint, type Range, type TextDo
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { namespaceSources } from '../engine/access/model';
 import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
-import { findVariableReferences } from '../engine/vars/expand';
+import { hasVariableReference } from '../engine/vars/expand';
 import type { DocumentModels } from './documentModels';
 import { LastGood } from './lastGood';
 import type { SettingsStore } from './settings';
@@ -45,7 +45,7 @@ export class InlayHintsFeature {
       const entrySpan = nodeSpan(nodeAtPath(doc, entry.entry.path)?.node);
       if (!entrySpan || document.positionAt(entrySpan[1]).line < range.start.line || document.positionAt(entrySpan[0]).line > range.end.line) continue;
       for (const target of namespaceSources(entry.entry)) {
-        if (!findVariableReferences(target.template).length) continue;
+        if (!hasVariableReference(target.template)) continue;
         const span = nodeSpan(nodeAtPath(doc, target.path)?.node);
         if (!span) continue;
         const { values, invalid } = resolvedNamespaces(entry, target.rule);

@@ -2,7 +2,7 @@
 // (unknown → left as written); single left-to-right pass; references reported with ranges.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandedText, expandVariables, findVariableReferences, type ExpansionMode } from '../../../server/src/engine/vars/index';
+import { expandedText, expandVariables, findVariableReferences, hasVariableReference, type ExpansionMode } from '../../../server/src/engine/vars/index';
 import { seededRandom } from '../../support/generateConfig';
 
 const VARS = { CI_ENVIRONMENT_SLUG: 'review-x-abc123', A: 'a', EMPTY: '', NESTED: '$A', KUBECONFIG: { value: '/tmp/kube', file: true } };
@@ -46,6 +46,18 @@ describe('expansion', () => {
       const variables = sources[i % sources.length];
       assert.equal(expandedText(text, variables), expandVariables(text, variables).text, text);
     }
+  });
+  test('hasVariableReference (the namespace checks ask only that) agrees with findVariableReferences, call after call', () => {
+    const random = seededRandom(17);
+    const pieces = ['$', '${', '}', '%', 'A', '_1', '1', '-', 'x', '$$', '{', '%%', ' '];
+    let withReference = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      const expected = findVariableReferences(text).length > 0;
+      if (expected) withReference++;
+      assert.equal(hasVariableReference(text), expected, text);
+    }
+    assert.ok(withReference > 200 && withReference < 2800, `${withReference} of 3,000 texts refer to a variable`);
   });
   test('a Map works as the variable source; Object.prototype names are unknown', () => {
     assert.equal(expandVariables('$A$constructor', new Map([['A', 'x']])).text, 'x');

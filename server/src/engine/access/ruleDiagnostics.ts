@@ -3,7 +3,7 @@ import type { EngineDiagnostic, Range } from '../diagnostics';
 import { validateExpression } from '../expr';
 import { expressionDialect, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { closestMatch } from '../text/didYouMean';
-import { findVariableReferences } from '../vars/expand';
+import { hasVariableReference } from '../vars/expand';
 import { checkNamespace } from '../vars/namespace';
 import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
 import { variableValuesByProject } from '../vars/scenario';
@@ -130,7 +130,7 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   for (const target of targets) {
     // Found only for a diagnostic (most namespaces have none): walking to the node is a good part of a cold check.
     const range = () => spanRange(parsed, nodeAtPath(parsed.doc!, target.path)?.node);
-    const hasVariables = findVariableReferences(target.template).length > 0;
+    const hasVariables = hasVariableReference(target.template);
     if (!hasVariables || (!useRules && target.rule === null)) {
       // default_namespace is used literally by GitLab; rule namespaces without variables are constant.
       const check = checkNamespace(target.template, context.options.overlongNamespace ?? 'error');
@@ -142,7 +142,8 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     }
     const failing: string[] = [];
     let deciding = 0;
-    for (const [i, job] of context.scenarios.entries()) {
+    for (let i = 0; i < context.scenarios.length; i++) {
+      const job = context.scenarios[i]!;
       const outcome = (outcomes ??= decideEntry(entry, context))[i]!;
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;

@@ -56,6 +56,14 @@ export interface ExpansionResult {
 const NAME = '[a-zA-Z_][a-zA-Z0-9_]*';
 const VARIABLES_REGEXP = new RegExp(`\\$(${NAME})|\\$\\{(${NAME})\\}|%(${NAME})%`, 'g');
 
+/** Whether `text` refers to a variable at all (`findVariableReferences(text).length > 0`, without listing them). */
+export function hasVariableReference(text: string): boolean {
+  return (text.includes('$') || text.includes('%')) && ANY_VARIABLE.test(text);
+}
+
+/** VARIABLES_REGEXP without the global flag: `test` then keeps no position between calls. */
+const ANY_VARIABLE = new RegExp(VARIABLES_REGEXP.source);
+
 /** Every `$VAR`, `${VAR}` and `%VAR%` in `text`, left to right, as GitLab's single pass sees them. */
 export function findVariableReferences(text: string): VariableReference[] {
   const found: VariableReference[] = [];

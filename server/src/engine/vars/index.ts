@@ -6,6 +6,7 @@ export {
   expandedText,
   expandVariables,
   findVariableReferences,
+  hasVariableReference,
   type ExpandedReference,
   type ExpansionMode,
   type ExpansionOptions,
