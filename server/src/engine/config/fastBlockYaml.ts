@@ -21,9 +21,9 @@
  * (`resolveProps`, `resolveEnd`, `emptyScalarPosition`, the stream prelude). The differential test
  * (test/unit/fastBlockYaml.test.ts) compares both on every fixture and on fuzzed documents.
  */
-import { Composer, Document, isScalar, Pair, Scalar, YAMLSeq, type Node, type YAMLMap } from 'yaml';
+import { Composer, Document, isScalar, Pair, Scalar, YAMLSeq, type Node, type Schema, type YAMLMap } from 'yaml';
 import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './boundedYaml';
-import { collectionNode, pairNode, scalarNode } from './typedNodes';
+import { collectionNode, documentNode, pairNode, scalarNode } from './typedNodes';
 
 /** Nesting at which this reader gives up (the library path applies the real bound, MAX_YAML_DEPTH = 64). */
 const FAST_MAX_DEPTH = 56;
@@ -221,12 +221,22 @@ class FastReader {
     const t = this.text;
     // Document markers and directives: the library's.
     if ((t.startsWith('---', lineStart) || t.startsWith('...', lineStart)) && !isPlainChar(t.charCodeAt(lineStart + 3))) throw DECLINE;
-    // As `composeYaml`'s composer makes it: its options, and its directives seen from the document.
-    const composer = new Composer({ ...this.options, logLevel: 'error' }) as unknown as { directives: unknown; options: YamlOptions };
-    const doc = new Document(undefined, Object.assign({ _directives: composer.directives }, composer.options)) as unknown as Document.Parsed;
+    // As `composeYaml`'s composer makes it, `new Document(undefined, { _directives, ...options })`:
+    // its fields in the constructor's order, the options and directives copied for this document.
+    const start = documentStartFor(this.options);
+    const doc = documentNode();
+    const fields = doc as unknown as Record<string, unknown>;
+    fields.commentBefore = null;
+    fields.comment = null;
+    fields.errors = [];
+    fields.warnings = [];
+    fields.options = { ...start.options };
+    fields.directives = start.directives.atDocument(); // the composer's are YAML 1.1 already, as `setSchema` would set
+    fields.schema = start.schema;
+    fields.contents = null;
     this.doc = doc;
-    this.plainTags = plainTagsFor(doc.schema.tags as unknown as ScalarTag[]);
-    this.stringTag = (doc.schema as unknown as Record<symbol, ScalarTag>)[SCALAR_TAG];
+    this.plainTags = start.plainTags;
+    this.stringTag = start.stringTag;
     this.docOffset = lineStart;
   }
 
@@ -708,6 +718,51 @@ interface PlainTags {
   readonly schemaTags: readonly ScalarTag[];
   readonly atKey: Map<string, ScalarTag>;
   readonly atValue: Map<string, ScalarTag>;
+}
+
+/**
+ * What every document the reader starts with the same options shares: the composer's directives
+ * and the document's options and schema, made once by the library's own constructors. A Composer,
+ * a Document and its Schema for each document were ≈ 50 of the 1,790 ms of a CPU profile of
+ * bench/cli.ts's batch (1,250 files, a document each, and the templates' rendered outputs); a
+ * document is now a copy of these. The library reads a schema and never changes it (it builds
+ * its tags when it is made), so documents may share one, as `new Document(…, { schema })` does.
+ */
+interface DocumentStart {
+  readonly directives: { atDocument(): unknown };
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly schema: Schema;
+  readonly plainTags: PlainTags;
+  readonly stringTag: ScalarTag;
+}
+
+/** By the options' keys and values (fastPathApplies admits four keys, so there are few). */
+const documentStarts = new Map<string, DocumentStart>();
+/** By the options object: callers pass the same constant for document after document. */
+const documentStartsByObject = new WeakMap<YamlOptions, DocumentStart>();
+
+function documentStartFor(options: YamlOptions): DocumentStart {
+  const known = documentStartsByObject.get(options);
+  if (known) return known;
+  const key = Object.entries(options)
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join('&');
+  let start = documentStarts.get(key);
+  if (!start) {
+    const composer = new Composer({ ...options, logLevel: 'error' }) as unknown as { directives: DocumentStart['directives']; options: YamlOptions };
+    const doc = new Document(undefined, Object.assign({ _directives: composer.directives }, composer.options)) as unknown as Document.Parsed;
+    const schema = doc.schema as Schema;
+    start = {
+      directives: composer.directives,
+      options: doc.options as unknown as Record<string, unknown>,
+      schema,
+      plainTags: plainTagsFor(schema.tags as unknown as ScalarTag[]),
+      stringTag: (schema as unknown as Record<symbol, ScalarTag>)[SCALAR_TAG],
+    };
+    documentStarts.set(key, start);
+  }
+  documentStartsByObject.set(options, start);
+  return start;
 }
 
 /** Texts remembered per position (keys, values): the lookup starts again when it holds this many. */

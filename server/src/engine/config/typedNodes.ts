@@ -1,4 +1,4 @@
-import { Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from 'yaml';
+import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from 'yaml';
 
 /**
  * Nodes of the `yaml` library's classes, made without the library's constructors, for the fast
@@ -21,6 +21,7 @@ const SCALAR_PROTOTYPE = typed(Scalar.prototype, 'yaml.scalar');
 const PAIR_PROTOTYPE = typed(Pair.prototype, 'yaml.pair');
 const MAP_PROTOTYPE = typed(YAMLMap.prototype, 'yaml.map');
 const SEQ_PROTOTYPE = typed(YAMLSeq.prototype, 'yaml.seq');
+const DOCUMENT_PROTOTYPE = typed(Document.prototype, 'yaml.document');
 
 /** `new Scalar(value)`. */
 export function scalarNode(value: unknown): Scalar {
@@ -46,4 +47,9 @@ export function collectionNode(seq: boolean, schema?: Schema): YAMLMap | YAMLSeq
   Object.defineProperty(node, 'schema', { value: schema, configurable: true, enumerable: false, writable: true });
   node.items = [];
   return node;
+}
+
+/** A document of the library's class without its fields: the caller gives it those `new Document(…)` would. */
+export function documentNode(): Document.Parsed {
+  return Object.create(DOCUMENT_PROTOTYPE) as Document.Parsed;
 }
