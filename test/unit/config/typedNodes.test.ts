@@ -21,8 +21,8 @@ for (const given of [schema, undefined]) {
       assert.equal(Object.getOwnPropertyDescriptor(library[i]!, 'schema')?.enumerable, false);
       assert.equal(JSON.stringify(node), JSON.stringify(library[i]));
     });
-    assert.ok(isMap(map) && !isSeq(map) && map instanceof YAMLMap);
-    assert.ok(isSeq(seq) && !isMap(seq) && seq instanceof YAMLSeq);
+    assert.deepEqual([isMap(map), isSeq(map), map instanceof YAMLMap], [true, false, true]);
+    assert.deepEqual([isSeq(seq), isMap(seq), seq instanceof YAMLSeq], [true, false, true]);
     map.items.push(pairNode(scalarNode('a'), seq));
     seq.items.push(scalarNode(1));
     assert.deepEqual(map.toJSON(), { a: [1] });
