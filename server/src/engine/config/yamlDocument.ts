@@ -222,7 +222,14 @@ const keyIndexes = new WeakMap<object, { items: unknown[]; length: number; pairs
 export function pairOfKey(map: unknown, key: string): Pair<Node, Node | null> | null {
   if (!isMap(map)) return null;
   // A repeated key: the last pair is the one GitLab reads (docs/gitlab-behaviour.md#duplicate-keys).
-  if (map.items.length <= INDEXED_MAP_SIZE) return (map.items.findLast((p) => isPair(p) && keyText(p.key) === key) as Pair<Node, Node | null> | undefined) ?? null;
+  if (map.items.length <= INDEXED_MAP_SIZE) {
+    // A loop rather than findLast: no closure per lookup (the checks look up keys of every entry).
+    for (let i = map.items.length - 1; i >= 0; i--) {
+      const p = map.items[i];
+      if (isPair(p) && keyText(p.key) === key) return p as Pair<Node, Node | null>;
+    }
+    return null;
+  }
   let index = keyIndexes.get(map);
   if (!index || index.items !== map.items || index.length !== map.items.length) {
     const pairs = new Map<string, Pair<Node, Node | null>>();
