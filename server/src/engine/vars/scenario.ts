@@ -198,13 +198,16 @@ class OverlaidValues implements ReadonlyMap<string, string> {
 /**
  * The predefined `CI_PROJECT_*` variables whose values come from the project's path, with
  * `CI_MERGE_REQUEST_PROJECT_PATH` in a merge request: the only ones that differ between projects.
- * The last project's maps are kept (read-only): the checks ask for one project in each scenario in turn.
+ * The maps of recent projects are kept (read-only): the checks ask for the project of each entry
+ * in each scenario in turn, and the simulations of a file for a few more. (With only the last
+ * project kept, the asks of two interleaved callers made new maps nearly every time: 5.6 of 197
+ * MiB allocated by bench/cli.ts's batch.)
  */
 function projectNamingValues(path: string, mergeRequest: boolean): ReadonlyMap<string, string> {
-  if (lastNaming?.path !== path) {
+  let known = namingByPath.get(path);
+  if (!known) {
     const parts = path.split('/');
-    lastNaming = {
-      path,
+    known = {
       naming: new Map([
         ['CI_PROJECT_PATH', path],
         ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
@@ -214,12 +217,15 @@ function projectNamingValues(path: string, mergeRequest: boolean): ReadonlyMap<s
       ]),
       inMergeRequest: undefined,
     };
+    if (namingByPath.size >= REMEMBERED_PROJECTS) namingByPath.clear();
+    namingByPath.set(path, known);
   }
-  if (!mergeRequest) return lastNaming.naming;
-  return (lastNaming.inMergeRequest ??= new Map([...lastNaming.naming, ['CI_MERGE_REQUEST_PROJECT_PATH', path]]));
+  if (!mergeRequest) return known.naming;
+  return (known.inMergeRequest ??= new Map([...known.naming, ['CI_MERGE_REQUEST_PROJECT_PATH', path]]));
 }
 
-let lastNaming: { readonly path: string; readonly naming: ReadonlyMap<string, string>; inMergeRequest: ReadonlyMap<string, string> | undefined } | undefined;
+const namingByPath = new Map<string, { readonly naming: ReadonlyMap<string, string>; inMergeRequest: ReadonlyMap<string, string> | undefined }>();
+const REMEMBERED_PROJECTS = 256;
 
 /** Name → value of the variables `rules:if` may read (what GitLab passes to `Statement`). */
 export function rulesIfVariables(variables: ReadonlyMap<string, ScenarioVariable>): Map<string, string> {
