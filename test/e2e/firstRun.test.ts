@@ -66,9 +66,19 @@ function jsonFile(file: string): Record<string, unknown> {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
 }
 
+/** The file's JSON, or null while it is being written (VS Code truncates settings.json before writing it: a read can see it empty or cut short). */
+function jsonFileOrNull(file: string): Record<string, unknown> | null {
+  try {
+    return jsonFile(file);
+  } catch (e) {
+    if (e instanceof SyntaxError) return null;
+    throw e;
+  }
+}
+
 async function waitForSetting(file: string, key: string, value: unknown): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (jsonFile(file)[key] !== value) {
+  while (jsonFileOrNull(file)?.[key] !== value) {
     if (Date.now() > deadline) throw new Error(`${file} has no ${key}: ${JSON.stringify(value)}:\n${existsSync(file) ? readFileSync(file, 'utf8') : '(missing)'}`);
     await wb.page.waitForTimeout(100);
   }
