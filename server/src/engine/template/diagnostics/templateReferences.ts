@@ -9,7 +9,7 @@ import { TextIndex } from '../../text/textIndex';
 import type { ArgNode, ListNode, PipeNode, TemplateNode } from '../render/ast';
 import { TemplateFailure } from '../render/errors';
 import { TEMPLATE_FUNCTIONS } from '../render/functions';
-import { parseTemplate } from '../render/parser';
+import { parseTemplateOnce } from '../render/lastParsed';
 import { GITLAB_FUNCTION_NAMES, TEMPLATE_FUNCTION_NAMES, TEMPLATE_VARIABLES } from '../templateVariables';
 
 /** What `.` (or a variable) holds, as far as the template data tells. */
@@ -46,7 +46,7 @@ export function templateReferenceDiagnostics(text: string, templateName: string)
   let trees: ReadonlyMap<string, ListNode>;
   try {
     // Every function name is accepted here so that all unknown ones are reported, not only Go's first.
-    trees = parseTemplate(text, templateName, () => true).trees;
+    trees = parseTemplateOnce(text, templateName, null).trees;
   } catch (e) {
     const failure = e instanceof RangeError ? new TemplateFailure('limit', e.message, `this tool cannot check this template (${e.message})`, 0, Math.min(2, text.length)) : e;
     if (!(failure instanceof TemplateFailure)) throw e;

@@ -11,7 +11,8 @@ import { execute } from './evaluator';
 import type { RenderBudget } from './limits';
 import { TEMPLATE_FUNCTIONS } from './functions';
 import { OutputBuilder, type ActionListener, type OutputSegment } from './output';
-import { parseTemplate, type ParsedTemplates } from './parser';
+import { parseTemplate } from './parser';
+import { parseTemplateOnce } from './lastParsed';
 import { toGoValue } from './values';
 
 export { FunctionError, type ParamType, type TemplateFunction } from './callable';
@@ -113,20 +114,6 @@ export function checkGoTemplateSyntax(text: string, options: GoTemplateOptions =
 }
 
 /**
- * The last template parsed, kept: a template is rendered once per project of its config
- * (templateRenderings), each time from the same text: parsing it again was 62 ms of a profiled 1.9 s
- * batch of 1,000 configs (bench/cli.ts). Rendering never modifies the trees.
- */
-let lastParsed: { readonly text: string; readonly name: string; readonly functions: ReadonlyMap<string, unknown>; readonly parsed: ParsedTemplates } | null = null;
-
-function parsedTemplate(text: string, name: string, functions: ReadonlyMap<string, unknown>): ParsedTemplates {
-  if (lastParsed?.text === text && lastParsed.name === name && lastParsed.functions === functions) return lastParsed.parsed;
-  const parsed = parseTemplate(text, name, (f) => functions.has(f));
-  lastParsed = { text, name, functions, parsed };
-  return parsed;
-}
-
-/**
  * Renders `text` as one Go template over `data` (plain objects/arrays/strings/numbers/booleans; integral
  * numbers are Go ints). Mirrors Go: parse errors first, then execution; partial output is discarded.
  */
@@ -134,7 +121,7 @@ export function renderGoTemplate(text: string, data: unknown, options: GoTemplat
   const name = options.name ?? DEFAULT_TEMPLATE_NAME;
   const functions = options.functions ?? TEMPLATE_FUNCTIONS;
   try {
-    const parsed = parsedTemplate(text, name, functions);
+    const parsed = parseTemplateOnce(text, name, (f) => functions.has(f));
     const out = new OutputBuilder(options.onAction);
     execute({ text, name, trees: parsed.trees, functions, ...(options.budget ? { budget: options.budget } : {}) }, toGoValue(data), out);
     return { ok: true, text: out.toString(), segments: out.segments };
