@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { writeCorpus } from "./lib/cliCorpus";
+import { machinePaceLine } from "./lib/machinePace";
 import { formatRow, median } from "./lib/stats";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   console.log(
     `peer: ajv-cli ${ajvVersion} (ajv ${ajvLib}) \`ajv validate -s schemas/agent-config.schema.json -d <json> --strict=false\` (strict mode off: the schema carries markdownDescription); ratio = ajv-cli ÷ agentcfg (above 1: agentcfg is faster)`,
   );
+  console.log(machinePaceLine("at the start"));
   mkdirSync(work, { recursive: true });
 
   // --- one file, process start included
@@ -149,6 +151,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(`load average at the end: ${load()}`);
+  console.log(machinePaceLine("at the end"));
 }
 
 /** NDJSON requests shaped like a pipeline's: `if:` expressions with the CI variables they read; written once per size. */

@@ -17,6 +17,7 @@ import {
   generateAgentConfigOfSize,
 } from "../test/support/generateConfig";
 import { BenchServer, type LspRange } from "./lib/lspServer";
+import { machinePaceLine } from "./lib/machinePace";
 import { formatRow, median, percentile } from "./lib/stats";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
     const lines = c.text.split("\n");
     const where = positions(lines);
     const servers = c.peer ? SERVERS : SERVERS.slice(0, 1);
+    const pace = machinePaceLine("before this size");
     const results: Figures[] = [];
     for (const server of servers)
       results.push(await measure(server, uri, c.text, where));
@@ -177,6 +179,7 @@ async function main(): Promise<void> {
     console.log(
       `\n== ${c.label}: ${(Buffer.byteLength(c.text) / 1024).toFixed(1)} KiB, ${lines.length - 1} lines ==`,
     );
+    console.log(pace);
     console.log(formatRow(["figure", "ours", "yaml-language-server", "ratio"]));
     const row = (figure: string, a: number, b: number, unit = "ms") =>
       console.log(
@@ -264,6 +267,7 @@ async function main(): Promise<void> {
         `note: completion answered nothing (ours: ${ours.completionAnswered}, yaml-language-server: ${peer.completionAnswered})`,
       );
   }
+  console.log(`\n${machinePaceLine("at the end")}`);
 }
 
 /** The peer's column where it is not run. */
