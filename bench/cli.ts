@@ -2,7 +2,7 @@
 // validating the same data as JSON against the same schema) in one run.
 // - `agentcfg validate` of one file, process start included, vs `ajv validate` of that file's JSON;
 // - a batch of 1,000 real-shaped configs (the examples varied, generated configs; 250 templates
-//   beside them) in one process each, ms per config;
+//   beside them, each its own text) in one process each, ms per config;
 // - `agentcfg expr --batch`: peak RSS and time at 100k and 1M NDJSON lines (no peer).
 // Runs alternate between the two tools; figures are medians of the runs. Ratio = ajv-cli ÷ agentcfg
 // (above 1: agentcfg is faster).

@@ -1,8 +1,9 @@
 // Agent configurations shaped like real ones for the CLI benchmark (bench/cli.ts): the two examples
 // (a good and a broken one) with their ids and namespaces varied, and generated configs of 2 to 16
 // entries, clean or with mistakes (test/support/generateConfig.ts). Every fourth agent has the
-// example's environment template beside its config. Each config is also written as JSON (the same
-// data, for ajv-cli).
+// example's environment template beside its config, labelled with the agent's team (so no two
+// templates are the same text, as in a real repository). Each config is also written as JSON (the
+// same data, for ajv-cli).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
@@ -26,6 +27,13 @@ export function corpusConfig(i: number): string {
     default:
       return broken.replaceAll("acme/shop/", `acme/shop-${i}/`).replaceAll("storefront\n", `storefront-${i}\n`);
   }
+}
+
+/** The environment template of config `i` (every fourth): the example's, its namespace labelled with the team. */
+export function corpusTemplate(i: number): string {
+  const namespaceName = '      name: "{{ .environment.slug }}-{{ .project.id }}-{{ .agent.id }}"\n';
+  if (!template.includes(namespaceName)) throw new Error("the example template no longer names its namespace as the corpus expects");
+  return template.replace(namespaceName, `${namespaceName}      labels:\n        app.kubernetes.io/part-of: shop-${i}\n`);
 }
 
 export interface Corpus {
@@ -57,7 +65,7 @@ export function writeCorpus(dir: string, count: number): Corpus {
     configFiles.push(configFile);
     if (i % 4 === 0) {
       mkdirSync(path.join(agent, "environment_templates"), { recursive: true });
-      writeFileSync(path.join(agent, "environment_templates", "default.yaml"), template);
+      writeFileSync(path.join(agent, "environment_templates", "default.yaml"), corpusTemplate(i));
     }
     const jsonFile = path.join(jsonDir, `${name}.json`);
     writeFileSync(jsonFile, JSON.stringify(parse(text, { uniqueKeys: false }) ?? {}));
