@@ -5,6 +5,10 @@ import { destroyCommand } from './destroy';
 import { fluxCommand } from './flux';
 import type { ClusterCommandName } from './clusterSummaries';
 import { workspaceCommand } from './workspace';
+import { dropBundledUrlParseWarning } from '../../cluster/kube/urlParseWarning';
+
+// Before any request of the bundle's Kubernetes client (Node 24 would warn about its url.parse()).
+dropBundledUrlParseWarning();
 
 /**
  * The commands that talk to a cluster. The build makes this module a bundle of its own

@@ -13,6 +13,10 @@ import { registerFluxCommand } from './fluxCommand';
 import { registerPlanCommands } from './planCommands';
 import type { PlanStore } from './planStore';
 import { registerWorkspaceCommands } from './workspaceCommands';
+import { dropBundledUrlParseWarning } from '../../cluster/kube/urlParseWarning';
+
+// Before any request of the bundle's Kubernetes client (Node 24 would warn about its url.parse()).
+dropBundledUrlParseWarning();
 
 export function registerCommandGroups(router: ClusterCommandRouter, connection: Connection, documents: TextDocuments<TextDocument>, plans: PlanStore): void {
   registerContextsCommand(router);
