@@ -23,8 +23,9 @@ export class LspTestClient {
     readonly connection: MessageConnection,
   ) {}
 
-  static async start(options: { settings?: Record<string, unknown>; initializationOptions?: unknown; windowCapabilities?: Record<string, unknown>; workspaceFolder?: string } = {}): Promise<LspTestClient> {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `node`: the Node binary that runs the server (the one running the tests when not given). */
+  static async start(options: { settings?: Record<string, unknown>; initializationOptions?: unknown; windowCapabilities?: Record<string, unknown>; workspaceFolder?: string; node?: string } = {}): Promise<LspTestClient> {
+    const child = spawn(options.node ?? process.execPath, [path.join(repoRoot, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspTestClient(child, connection);
     child.stderr!.on('data', (chunk: Buffer) => client.stderr.push(chunk.toString()));
