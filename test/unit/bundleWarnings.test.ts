@@ -21,8 +21,12 @@ for (const bundle of ['dist/clusterCommands.js', 'dist/cliClusterCommands.js']) 
   });
 }
 
-/** Node's own url.parse() warning, as node-fetch raises it, and another deprecation. */
-const URL_PARSE = `require('node:url').parse('https://127.0.0.1:6443/api'); process.emitWarning('another deprecation', 'DeprecationWarning', 'DEP0999');`;
+/** Node's own url.parse() warning, as node-fetch raises it; the same code in emitWarning's options form; another deprecation. */
+const URL_PARSE = [
+  `require('node:url').parse('https://127.0.0.1:6443/api');`,
+  `process.emitWarning('url.parse, with options', { type: 'DeprecationWarning', code: 'DEP0169' });`,
+  `process.emitWarning('another deprecation', 'DeprecationWarning', 'DEP0999');`,
+].join(' ');
 
 test('url.parse() is warned about without a cluster bundle (what the bundles drop)', () => {
   const run = spawnSync(process.execPath, ['--pending-deprecation', '-e', URL_PARSE], { encoding: 'utf8' });

@@ -7,7 +7,7 @@ import type { ClusterCommandName } from './clusterSummaries';
 import { workspaceCommand } from './workspace';
 import { dropBundledUrlParseWarning } from '../../cluster/kube/urlParseWarning';
 
-// Before any request of the bundle's Kubernetes client (Node 24 would warn about its url.parse()).
+// Before any request of the bundle's Kubernetes client (Node 24 and later would warn about its url.parse()).
 dropBundledUrlParseWarning();
 
 /**

@@ -1,8 +1,8 @@
 /**
  * `@kubernetes/client-node` 1.x sends its requests through node-fetch 2, which parses each URL
- * with the legacy `url.parse()`. Node 24 warns about that call (DEP0169,
+ * with the legacy `url.parse()`. Node 24 and later warn about that call (DEP0169,
  * https://nodejs.org/api/deprecations.html#DEP0169) unless the caller lies under `node_modules`,
- * and in our bundles it does not: on Node 24 every cluster command, in `agentcfg` and in the
+ * and in our bundles it does not: on Node 24 and 26 every cluster command, in `agentcfg` and in the
  * editor, printed "[DEP0169] DeprecationWarning: `url.parse()` behavior is not standardized…" to
  * stderr before its own output (node-fetch/node-fetch#1913 asks upstream for a fix in 2.x).
  *
@@ -15,7 +15,7 @@ export function dropBundledUrlParseWarning(): void {
   dropping = true;
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]): void {
-    if (warningCode(warning, rest) === URL_PARSE_DEPRECATION) return;
+    if (warningCode(rest) === URL_PARSE_DEPRECATION) return;
     (emitWarning as (warning: string | Error, ...rest: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
 }
@@ -23,10 +23,9 @@ export function dropBundledUrlParseWarning(): void {
 let dropping = false;
 const URL_PARSE_DEPRECATION = 'DEP0169';
 
-/** The code of a warning, in each form `process.emitWarning` takes: (warning, type, code), (warning, { code }) or an Error with a `code`. */
-function warningCode(warning: string | Error, rest: readonly unknown[]): unknown {
+/** The code of a warning, from the arguments after the warning in either form `process.emitWarning` takes: (type, code) or ({ code }). */
+function warningCode(rest: readonly unknown[]): unknown {
   const [second, third] = rest;
   if (typeof second === 'object' && second !== null) return (second as { code?: unknown }).code;
-  if (typeof second === 'string') return third;
-  return warning instanceof Error ? (warning as Error & { code?: unknown }).code : undefined;
+  return typeof second === 'string' ? third : undefined;
 }

@@ -15,7 +15,7 @@ import type { PlanStore } from './planStore';
 import { registerWorkspaceCommands } from './workspaceCommands';
 import { dropBundledUrlParseWarning } from '../../cluster/kube/urlParseWarning';
 
-// Before any request of the bundle's Kubernetes client (Node 24 would warn about its url.parse()).
+// Before any request of the bundle's Kubernetes client (Node 24 and later would warn about its url.parse()).
 dropBundledUrlParseWarning();
 
 export function registerCommandGroups(router: ClusterCommandRouter, connection: Connection, documents: TextDocuments<TextDocument>, plans: PlanStore): void {
