@@ -11,20 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { repoRoot } from '../support/lspClient';
+import { writeUnreachableKubeconfig } from '../support/unreachableKubeconfig';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-usage-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const KUBECONFIG = path.join(dir, 'kubeconfig');
-writeFileSync(
-  KUBECONFIG,
-  `apiVersion: v1
-kind: Config
-clusters: [{name: nowhere, cluster: {server: 'https://127.0.0.1:1'}}]
-users: [{name: someone, user: {token: not-a-secret}}]
-contexts: [{name: nowhere, context: {cluster: nowhere, user: someone}}]
-current-context: nowhere
-`,
-);
+const KUBECONFIG = writeUnreachableKubeconfig(dir);
 const SCENARIOS = path.join(dir, 'scenarios.json');
 writeFileSync(SCENARIOS, JSON.stringify([{ projectPath: 'a/b', ref: 'main' }]));
 const WORKSPACE = path.join(dir, 'config_to_apply.yaml');

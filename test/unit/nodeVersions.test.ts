@@ -6,12 +6,13 @@
 // warns about the url.parse() of the bundled node-fetch: server/src/cluster/kube/urlParseWarning.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test, type TestContext } from 'node:test';
 import { agentConfigUri, LspTestClient, repoRoot } from '../support/lspClient';
+import { writeUnreachableKubeconfig } from '../support/unreachableKubeconfig';
 
 interface NodeVersionsLib {
   NODE_VERSIONS: readonly string[];
@@ -23,17 +24,7 @@ const cli = path.join(repoRoot, 'dist', 'cli.js');
 const examples = path.join(repoRoot, 'examples');
 const work = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-node-versions-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-const kubeconfig = path.join(work, 'kubeconfig');
-writeFileSync(
-  kubeconfig,
-  `apiVersion: v1
-kind: Config
-clusters: [{name: nowhere, cluster: {server: 'https://127.0.0.1:1'}}]
-users: [{name: someone, user: {token: not-a-secret}}]
-contexts: [{name: nowhere, context: {cluster: nowhere, user: someone}}]
-current-context: nowhere
-`,
-);
+const kubeconfig = writeUnreachableKubeconfig(work);
 
 /** dist/cli.js under `node`, its code cache in `cacheHome` (none: turned off). */
 function agentcfg(node: string, cacheHome: string | null, ...args: string[]) {

@@ -6,21 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { agentcfg } from '../../support/cli';
+import { writeUnreachableKubeconfig } from '../../support/unreachableKubeconfig';
 import { workspaceConfigToApply } from '../../support/workspaceConfig';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'agentcfg-ws-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const kubeconfig = path.join(dir, 'kubeconfig');
-writeFileSync(
-  kubeconfig,
-  `apiVersion: v1
-kind: Config
-clusters: [{name: nowhere, cluster: {server: 'https://127.0.0.1:1'}}]
-users: [{name: someone, user: {token: not-a-secret}}]
-contexts: [{name: nowhere, context: {cluster: nowhere, user: someone}}]
-current-context: nowhere
-`,
-);
+const kubeconfig = writeUnreachableKubeconfig(dir);
 const file = (name: string, text: string): string => {
   const p = path.join(dir, name);
   writeFileSync(p, text);
