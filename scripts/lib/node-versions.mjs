@@ -1,6 +1,6 @@
 // Other Node.js releases for test/unit/nodeVersions.test.ts: the project builds and tests on the
-// machine's Node (20), but `agentcfg` runs on its users' Node (22, 24 and 26 are the maintained lines) and
-// the language server on VS Code's (Electron's Node 22). Each release is the official binary that
+// machine's Node (20), but `agentcfg` runs on its users' Node (22, 24 and 26 are the maintained
+// lines) and the language server on VS Code's (Electron's Node 22). Each release is the official binary that
 // the npm registry carries as the package node-<platform>-<arch> (what the `node` package installs),
 // fetched with `npm pack` into ~/.cache/gitlab-agent-config/ once; a marker file makes every later
 // call instant. Never throws: when npm, the registry or a binary for this platform is missing, the
