@@ -15,8 +15,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      // The legacy URL parser (DEP0169): the cluster bundles drop Node 24's warning about it on the
-      // word that only their bundled node-fetch calls it (server/src/cluster/kube/urlParseWarning.ts).
+      // The legacy URL parser (DEP0169): the cluster bundles drop Node 24's warning about it because
+      // only their bundled node-fetch calls it (server/src/cluster/kube/urlParseWarning.ts).
       'no-restricted-imports': ['error', { paths: ['url', 'node:url'].map((name) => ({ name, importNames: ['parse'], message: 'url.parse() is deprecated (DEP0169): use new URL().' })) }],
       'no-restricted-properties': ['error', { object: 'url', property: 'parse', message: 'url.parse() is deprecated (DEP0169): use new URL().' }],
     },

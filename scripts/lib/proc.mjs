@@ -28,6 +28,20 @@ export function capture(command, args, options = {}) {
 }
 
 /**
+ * Runs a set-up command with its output captured, never shown (ten minutes at most), for an
+ * installer that reports why it failed instead of throwing: see {@link lastLines}.
+ */
+export function runQuiet(command, args, options = {}) {
+  return spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, ...options });
+}
+
+/** The last lines a command of {@link runQuiet} printed, as the reason it failed. */
+export function lastLines(result) {
+  const text = `${result.stderr ?? ''}${result.stdout ?? ''}`.trim();
+  return text.split('\n').slice(-3).join(' | ') || (result.error ? String(result.error.message) : `exit ${result.status}`);
+}
+
+/**
  * Installs the npm dependencies when node_modules is missing or older than the lock file, so that
  * `npm test` and `npm start` work on a fresh clone without a separate `npm install`.
  */
