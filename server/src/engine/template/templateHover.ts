@@ -12,7 +12,7 @@ import { TextIndex } from '../text/textIndex';
 import { templateReferenceDiagnostics } from './diagnostics/templateReferences';
 import type { ActionNode, ListNode, TemplateNode } from './render/ast';
 import { DEFAULT_TEMPLATE_NAME, RenderBudget } from './render/index';
-import { parseTemplate } from './render/parser';
+import { parseTemplateOnce } from './render/lastParsed';
 import { renderEnvironmentTemplate, type RenderTemplateResult } from './renderTemplate';
 
 /** One rendering to show: a row of the hover's table. */
@@ -49,7 +49,8 @@ export function templateHover(input: TemplateHoverInput): TemplateHover | null {
   let trees: ReadonlyMap<string, ListNode>;
   try {
     // Every function name is accepted: an unknown one is said at the action (below), as GitLab fails on it.
-    trees = parseTemplate(input.text, DEFAULT_TEMPLATE_NAME, () => true).trees;
+    // The parse is usually the one the template's checks made a moment ago (lastParsed.ts).
+    trees = parseTemplateOnce(input.text, DEFAULT_TEMPLATE_NAME, null).trees;
   } catch {
     return null; // the syntax error is a diagnostic already; nothing can be rendered
   }

@@ -11,7 +11,6 @@ import { execute } from './evaluator';
 import type { RenderBudget } from './limits';
 import { TEMPLATE_FUNCTIONS } from './functions';
 import { OutputBuilder, type ActionListener, type OutputSegment } from './output';
-import { parseTemplate } from './parser';
 import { parseTemplateOnce } from './lastParsed';
 import { toGoValue } from './values';
 
@@ -97,20 +96,6 @@ function toTemplateError(text: string, failure: TemplateFailure): TemplateError 
 function rangeFailure(text: string, name: string, error: RangeError): TemplateFailure {
   const cause = `this tool cannot check this template (${error.message})`;
   return new TemplateFailure('limit', `template: ${name}: ${cause}`, cause, 0, Math.min(text.length, 2));
-}
-
-/** Parses a template only; returns the first syntax error (or the bound it went past), or null. */
-export function checkGoTemplateSyntax(text: string, options: GoTemplateOptions = {}): TemplateSyntaxError | TemplateLimitError | null {
-  const name = options.name ?? DEFAULT_TEMPLATE_NAME;
-  const functions = options.functions ?? TEMPLATE_FUNCTIONS;
-  try {
-    parseTemplate(text, name, (f) => functions.has(f));
-    return null;
-  } catch (e) {
-    const failure = e instanceof RangeError ? rangeFailure(text, name, e) : e;
-    if (failure instanceof TemplateFailure) return toTemplateError(text, failure) as TemplateSyntaxError | TemplateLimitError;
-    throw e;
-  }
 }
 
 /**
