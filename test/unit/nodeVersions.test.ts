@@ -44,6 +44,22 @@ function nodeOrSkip(lib: NodeVersionsLib, t: TestContext, version: string): stri
 const validateArgs = ['validate', '.gitlab/agents', '--format', 'json'];
 const here = agentcfg(process.execPath, null, ...validateArgs);
 
+const uri = agentConfigUri('broken-agent');
+const text = readFileSync(path.join(examples, '.gitlab', 'agents', 'broken-agent', 'config.yaml'), 'utf8');
+
+/** The diagnostics the server under `node` publishes for the broken example. */
+async function diagnosticsOn(node: string) {
+  const client = await LspTestClient.start({ node });
+  try {
+    return (await client.open(uri, text)).diagnostics;
+  } finally {
+    await client.stop();
+  }
+}
+
+/** Under the Node running the tests: asked by the first version's test, shared by the others. */
+let diagnosticsHere: ReturnType<typeof diagnosticsOn> | undefined;
+
 describe('on the Node releases users run', async () => {
   const lib = await importLib();
   for (const version of lib.NODE_VERSIONS) describe(`Node ${version}`, () => {
@@ -75,17 +91,7 @@ describe('on the Node releases users run', async () => {
     test('the language server publishes the same diagnostics', { timeout: 600_000 }, async (t) => {
       const node = nodeOrSkip(lib, t, version);
       if (!node) return;
-      const text = readFileSync(path.join(examples, '.gitlab', 'agents', 'broken-agent', 'config.yaml'), 'utf8');
-      const uri = agentConfigUri('broken-agent');
-      const diagnosticsOn = async (binary: string) => {
-        const client = await LspTestClient.start({ node: binary });
-        try {
-          return (await client.open(uri, text)).diagnostics;
-        } finally {
-          await client.stop();
-        }
-      };
-      const expected = await diagnosticsOn(process.execPath);
+      const expected = await (diagnosticsHere ??= diagnosticsOn(process.execPath));
       assert.ok(expected.length > 0, 'the broken example has problems to report');
       assert.deepEqual(await diagnosticsOn(node), expected);
     });
