@@ -3,14 +3,14 @@ import type { EngineDiagnostic, Range } from '../diagnostics';
 import { validateExpression } from '../expr';
 import { expressionDialect, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { closestMatch } from '../text/didYouMean';
-import { hasVariableReference } from '../vars/expand';
+import { expandedText, hasVariableReference } from '../vars/expand';
 import { checkNamespace } from '../vars/namespace';
 import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
 import { variableValuesByProject } from '../vars/scenario';
 import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
 import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
-import { scenarioForEntry, type JobScenario } from './scenarios';
+import { projectPathForEntry, scenarioForEntry, type JobScenario } from './scenarios';
 import { decidedBy, namespaceDecision, type NamespaceOutcome, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
 
@@ -124,8 +124,8 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   const out: EngineDiagnostic[] = [];
   const useRules = entry.rules !== undefined && (context.options.target ?? 'proposal') === 'proposal';
   const targets = namespaceSources(entry).filter((source) => useRules || source.rule === null);
-  /** The entry in each scenario: decided once, for whichever of its namespaces needs it. */
-  let outcomes: NamespaceOutcome[] | undefined;
+  const policy = context.options.overlongNamespace ?? 'error';
+  const decisions = new EntryDecisions(entry, context);
 
   for (const target of targets) {
     // Found only for a diagnostic (most namespaces have none): walking to the node is a good part of a cold check.
@@ -133,21 +133,30 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
     const hasVariables = hasVariableReference(target.template);
     if (!hasVariables || (!useRules && target.rule === null)) {
       // default_namespace is used literally by GitLab; rule namespaces without variables are constant.
-      const check = checkNamespace(target.template, context.options.overlongNamespace ?? 'error');
+      const check = checkNamespace(target.template, policy);
       const at = check.kind === 'invalid' ? range() : null;
       if (check.kind === 'invalid' && at) {
         out.push({ range: at, severity: useRules ? 'error' : 'warning', code: 'namespace.invalid', message: `"${target.template}" is not a valid Kubernetes namespace: ${check.problems.map((p) => p.message).join('; ')}.` });
       }
       continue;
     }
+    // A scenario fails only where this source decides and gives an invalid namespace. What it would
+    // give is known without deciding: a rule's namespace expanded with the scenario's variables (as
+    // `evaluateRules` expands it when that rule matches), `default_namespace` as written (as `decide`
+    // takes it when rules apply and none decides). So the scenarios are decided (the authorization
+    // and every rule) only where that namespace is invalid, and all of them only when one fails.
+    const failsSomewhere = context.scenarios.some((_job, i) => {
+      const namespace = target.rule === null ? target.template : expandedText(target.template, decisions.variables(i));
+      return checkNamespace(namespace, policy).kind === 'invalid' && decidedBy(decisions.outcome(i), target.rule);
+    });
+    if (!failsSomewhere) continue;
     const failing: string[] = [];
     let deciding = 0;
     for (let i = 0; i < context.scenarios.length; i++) {
-      const job = context.scenarios[i]!;
-      const outcome = (outcomes ??= decideEntry(entry, context))[i]!;
+      const outcome = decisions.outcome(i);
       if (!decidedBy(outcome, target.rule)) continue;
       deciding++;
-      if (outcome.invalid) failing.push(`${job.name}: ${outcome.invalid.message}`);
+      if (outcome.invalid) failing.push(`${context.scenarios[i]!.name}: ${outcome.invalid.message}`);
     }
     const at = failing.length ? range() : null;
     if (!at) continue;
@@ -160,14 +169,37 @@ function namespaceDiagnostics(parsed: ParsedYaml, entry: AccessEntry, context: R
   return out;
 }
 
-/** Who decides the namespace of `entry` alone in each scenario of the context, in their order (as `simulateAccess` would). */
-function decideEntry(entry: AccessEntry, context: RuleCheckContext): NamespaceOutcome[] {
-  const model = singleEntryModel(entry);
-  const options = anyEntryOptions(context.options);
-  return context.scenarios.map((job) => {
-    const scenario = scenarioForEntry(job, entry, context.defaultBranch);
-    return namespaceDecision(model, context.agent, scenario, options, jobValuesByProject(job, context.defaultBranch)(scenario.projectPath));
-  });
+/**
+ * Who decides the namespace of `entry` alone in each scenario of the context (as `simulateAccess`
+ * would), decided when first asked and then kept for the entry's other namespaces.
+ */
+class EntryDecisions {
+  private readonly outcomes: (NamespaceOutcome | undefined)[] = [];
+  private readonly values: (ReadonlyMap<string, string> | undefined)[] = [];
+  private model: CiAccessModel | null = null;
+
+  constructor(
+    private readonly entry: AccessEntry,
+    private readonly context: RuleCheckContext,
+  ) {}
+
+  /** The variables of scenario `i` in the entry's project: the values its rules are evaluated and its namespaces expanded with. */
+  variables(i: number): ReadonlyMap<string, string> {
+    const job = this.context.scenarios[i]!;
+    return (this.values[i] ??= jobValuesByProject(job, this.context.defaultBranch)(projectPathForEntry(job, this.entry)));
+  }
+
+  outcome(i: number): NamespaceOutcome {
+    let outcome = this.outcomes[i];
+    if (!outcome) {
+      const { entry, context } = this;
+      const scenario = scenarioForEntry(context.scenarios[i]!, entry, context.defaultBranch);
+      this.model ??= singleEntryModel(entry);
+      outcome = namespaceDecision(this.model, context.agent, scenario, anyEntryOptions(context.options), this.variables(i));
+      this.outcomes[i] = outcome;
+    }
+    return outcome;
+  }
 }
 
 /** The options with `anyEntry`, once per options object (the same for every entry of a file). */

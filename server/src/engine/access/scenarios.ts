@@ -55,7 +55,7 @@ function presetScenariosFor(defaultBranch: string): JobScenario[] {
 
 /** The full scenario for one entry: the project is the entry's own, or an example project in its group. */
 export function scenarioForEntry(job: JobScenario, entry: AccessEntry | null, defaultBranch: string): Scenario {
-  const projectPath = job.projectPath ?? (entry?.kind === 'project' ? entry.id! : entry?.kind === 'group' ? `${entry.id}/example-project` : 'example-group/example-project');
+  const projectPath = projectPathForEntry(job, entry);
   // Made once per entry and scenario of every check: the fields the job sets are assigned one by
   // one (a spread of a new object per optional field allocated a dozen objects per scenario).
   const scenario: { -readonly [K in keyof Scenario]: Scenario[K] } = { name: job.name, projectPath, ref: job.ref, defaultBranch };
@@ -71,6 +71,11 @@ export function scenarioForEntry(job: JobScenario, entry: AccessEntry | null, de
   if (job.userLogin !== undefined) scenario.userLogin = job.userLogin;
   if (job.variables) scenario.variables = job.variables;
   return scenario;
+}
+
+/** The project the job of {@link scenarioForEntry} runs in: the job's own, else one the entry covers. */
+export function projectPathForEntry(job: JobScenario, entry: AccessEntry | null): string {
+  return job.projectPath ?? (entry?.kind === 'project' ? entry.id! : entry?.kind === 'group' ? `${entry.id}/example-project` : 'example-group/example-project');
 }
 
 /** Reads user scenarios from settings, dropping malformed ones (settings are user input too). */
