@@ -145,25 +145,15 @@ export function variableValuesByProject(scenario: Scenario): (projectPath: strin
 }
 
 /**
- * `shared` with some names given their own values, read through without copying `shared`: the
- * namespace checks ask for one per entry and scenario, and a copy of the ~100 values each was the
- * larger part of their setup at a first open. The whole map is made only if someone iterates it.
+ * A read-only map of variable values that answers lookups without being made whole: the whole map
+ * is made (once) only when it is iterated or sized.
  */
-class OverlaidValues implements ReadonlyMap<string, string> {
-  private merged: Map<string, string> | undefined;
+abstract class LookupFirstValues implements ReadonlyMap<string, string> {
+  private made: Map<string, string> | undefined;
 
-  constructor(
-    private readonly shared: ReadonlyMap<string, string>,
-    private readonly own: ReadonlyMap<string, string>,
-  ) {}
-
-  get(name: string): string | undefined {
-    return this.own.has(name) ? this.own.get(name) : this.shared.get(name);
-  }
-
-  has(name: string): boolean {
-    return this.own.has(name) || this.shared.has(name);
-  }
+  abstract get(name: string): string | undefined;
+  abstract has(name: string): boolean;
+  protected abstract make(): Map<string, string>;
 
   get size(): number {
     return this.whole().size;
@@ -189,43 +179,99 @@ class OverlaidValues implements ReadonlyMap<string, string> {
     return this.whole()[Symbol.iterator]();
   }
 
-  /** In the order of a copy of `shared` with the own values set over it (names of `shared` first). */
-  private whole(): Map<string, string> {
-    return (this.merged ??= new Map([...this.shared, ...this.own]));
+  protected whole(): Map<string, string> {
+    return (this.made ??= this.make());
   }
 }
 
 /**
- * The predefined `CI_PROJECT_*` variables whose values come from the project's path, with
- * `CI_MERGE_REQUEST_PROJECT_PATH` in a merge request: the only ones that differ between projects.
- * The maps of recent projects are kept (read-only): the checks ask for the project of each entry
- * in each scenario in turn, and the simulations of a file for a few more. (With only the last
- * project kept, the asks of two interleaved callers made new maps nearly every time: 5.6 of 197
- * MiB allocated by bench/cli.ts's batch.)
+ * `shared` with some names given their own values, read through without copying `shared`: the
+ * namespace checks ask for one per entry and scenario, and a copy of the ~100 values each was the
+ * larger part of their setup at a first open. The whole map is made only if someone iterates it.
+ */
+class OverlaidValues extends LookupFirstValues {
+  constructor(
+    private readonly shared: ReadonlyMap<string, string>,
+    private readonly own: ReadonlyMap<string, string>,
+  ) {
+    super();
+  }
+
+  get(name: string): string | undefined {
+    return this.own.has(name) ? this.own.get(name) : this.shared.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.own.has(name) || this.shared.has(name);
+  }
+
+  /** In the order of a copy of `shared` with the own values set over it (names of `shared` first). */
+  protected make(): Map<string, string> {
+    return new Map([...this.shared, ...this.own]);
+  }
+}
+
+/** The predefined variables whose values come from the project's path: the only ones that differ between projects. */
+const PROJECT_NAMING = new Set(['CI_PROJECT_PATH', 'CI_PROJECT_PATH_SLUG', 'CI_PROJECT_NAME', 'CI_PROJECT_NAMESPACE', 'CI_PROJECT_ROOT_NAMESPACE']);
+/** Named after the project too, in a merge request pipeline. */
+const MERGE_REQUEST_PROJECT_PATH = 'CI_MERGE_REQUEST_PROJECT_PATH';
+
+/**
+ * The predefined `CI_PROJECT_*` variables of a project, with `CI_MERGE_REQUEST_PROJECT_PATH` in a
+ * merge request. The maps of recent projects are kept (read-only): the checks ask for the project
+ * of each entry in each scenario in turn, and the simulations of a file for a few more. (With only
+ * the last project kept, the asks of two interleaved callers made new maps nearly every time: 5.6
+ * of 197 MiB allocated by bench/cli.ts's batch.)
  */
 function projectNamingValues(path: string, mergeRequest: boolean): ReadonlyMap<string, string> {
   let known = namingByPath.get(path);
   if (!known) {
-    const parts = path.split('/');
-    known = {
-      naming: new Map([
-        ['CI_PROJECT_PATH', path],
-        ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
-        ['CI_PROJECT_NAME', parts[parts.length - 1]],
-        ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
-        ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
-      ]),
-      inMergeRequest: undefined,
-    };
+    known = { naming: new ProjectNaming(path, false), inMergeRequest: undefined };
     if (namingByPath.size >= REMEMBERED_PROJECTS) namingByPath.clear();
     namingByPath.set(path, known);
   }
   if (!mergeRequest) return known.naming;
-  return (known.inMergeRequest ??= new Map([...known.naming, ['CI_MERGE_REQUEST_PROJECT_PATH', path]]));
+  return (known.inMergeRequest ??= new ProjectNaming(path, true));
 }
 
-const namingByPath = new Map<string, { readonly naming: ReadonlyMap<string, string>; inMergeRequest: ReadonlyMap<string, string> | undefined }>();
+const namingByPath = new Map<string, { readonly naming: ProjectNaming; inMergeRequest: ProjectNaming | undefined }>();
 const REMEMBERED_PROJECTS = 256;
+
+/**
+ * The naming values of one project, derived only when one is read: the namespace checks ask for
+ * the variables of every entry's project, and most namespaces and rules read none of these
+ * (deriving them all, slug included, was 7 of the namespace checks' 30 ms at a first open of 128 KiB).
+ */
+class ProjectNaming extends LookupFirstValues {
+  constructor(
+    private readonly path: string,
+    private readonly mergeRequest: boolean,
+  ) {
+    super();
+  }
+
+  has(name: string): boolean {
+    return PROJECT_NAMING.has(name) || (this.mergeRequest && name === MERGE_REQUEST_PROJECT_PATH);
+  }
+
+  get(name: string): string | undefined {
+    return this.has(name) ? this.whole().get(name) : undefined;
+  }
+
+  protected make(): Map<string, string> {
+    const path = this.path;
+    const parts = path.split('/');
+    const made = new Map([
+      ['CI_PROJECT_PATH', path],
+      ['CI_PROJECT_PATH_SLUG', projectPathSlug(path)],
+      ['CI_PROJECT_NAME', parts[parts.length - 1]],
+      ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
+      ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
+    ]);
+    if (this.mergeRequest) made.set(MERGE_REQUEST_PROJECT_PATH, path);
+    return made;
+  }
+}
 
 /** Name → value of the variables `rules:if` may read (what GitLab passes to `Statement`). */
 export function rulesIfVariables(variables: ReadonlyMap<string, ScenarioVariable>): Map<string, string> {
