@@ -89,7 +89,36 @@ function lookup(variables: ExpansionVariables, name: string): ExpansionVariable 
  * expanded, and most callers want only the result.
  */
 export function expandedText(text: string, variables: ExpansionVariables): string {
-  return text.replace(VARIABLES_REGEXP, (_whole, dollar: string | undefined, braces: string | undefined, percent: string | undefined) => lookup(variables, (dollar ?? braces ?? percent)!)?.value ?? '');
+  // VARIABLES_REGEXP's pass, written out: a replace with a function went through the runtime for
+  // every reference, most of the expansion's cost in the namespace checks of a big file.
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 36 /* $ */ && c !== 37 /* % */) continue;
+    // Tried in the regexp's order: `$NAME`, `${NAME}`, `%NAME%`; none here, the pass moves on one character.
+    const braces = c === 36 && text.charCodeAt(i + 1) === 123; /* { */
+    const nameStart = braces ? i + 2 : i + 1;
+    if (!isNameStart(text.charCodeAt(nameStart))) continue;
+    let nameEnd = nameStart + 1;
+    while (isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
+    const closer = braces ? 125 /* } */ : c === 37 ? 37 : null;
+    if (closer !== null && text.charCodeAt(nameEnd) !== closer) continue;
+    out += text.slice(last, i) + (lookup(variables, text.slice(nameStart, nameEnd))?.value ?? '');
+    last = closer === null ? nameEnd : nameEnd + 1;
+    i = last - 1;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** `[a-zA-Z_]`: the first character of a NAME. */
+function isNameStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/** `[a-zA-Z0-9_]`: the other characters of a NAME. */
+function isNameChar(code: number): boolean {
+  return isNameStart(code) || (code >= 48 && code <= 57);
 }
 
 /**
