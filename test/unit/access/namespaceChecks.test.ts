@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { namespaceSources, readCiAccess, type AccessEntry, type CiAccessModel } from '../../../server/src/engine/access/model';
+import { namespaceSources, readCiAccess, type AccessEntry } from '../../../server/src/engine/access/model';
 import { ruleDiagnostics } from '../../../server/src/engine/access/ruleDiagnostics';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { decidedBy, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../../../server/src/engine/config/yamlDocument';
 import { hasVariableReference } from '../../../server/src/engine/vars/expand';
 import { checkNamespace } from '../../../server/src/engine/vars/namespace';
+import { singleEntryModel } from '../../support/accessModels';
 import { generateVariedAgentConfig } from '../../support/generateConfig';
 
 const agent = { configProjectPath: 'acme/agents', name: 'a' };
@@ -100,11 +101,6 @@ function expectedFor(parsed: ParsedYaml, entry: AccessEntry, jobs: readonly JobS
     );
   }
   return found;
-}
-
-function singleEntryModel(entry: AccessEntry): CiAccessModel {
-  const byId = new Map(entry.id ? [[entry.id.toLowerCase(), entry]] : []);
-  return { projects: entry.kind === 'project' ? [entry] : [], groups: entry.kind === 'group' ? [entry] : [], instance: entry.kind === 'instance' ? entry : null, projectsById: entry.kind === 'project' ? byId : new Map(), groupsById: entry.kind === 'group' ? byId : new Map() };
 }
 
 function lineOf(parsed: ParsedYaml, path: readonly (string | number)[]): number {

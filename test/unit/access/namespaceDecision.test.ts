@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decideAsGitLab, type AuthorizationOptions } from '../../../server/src/engine/access/authorize';
 import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
-import { readCiAccess, type AccessEntry, type CiAccessModel } from '../../../server/src/engine/access/model';
+import { readCiAccess } from '../../../server/src/engine/access/model';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { namespaceDecision, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import { allVariableValues, scenarioVariables } from '../../../server/src/engine/vars/scenario';
+import { singleEntryModel } from '../../support/accessModels';
 import { generateVariedAgentConfig } from '../../support/generateConfig';
 
 const agent = { configProjectPath: 'acme/agents', name: 'a' };
@@ -21,11 +22,6 @@ const JOBS: JobScenario[] = [
 const OPTION_SETS: SimulationOptions[] = (['proposal', 'gitlab'] as const).flatMap((target) =>
   (['deny', 'allow'] as const).flatMap((noRuleMatch) => (['error', 'truncate'] as const).flatMap((overlongNamespace) => [true, false].map((anyEntry) => ({ target, noRuleMatch, overlongNamespace, anyEntry })))),
 );
-
-function singleEntryModel(entry: AccessEntry): CiAccessModel {
-  const byId = new Map(entry.id ? [[entry.id.toLowerCase(), entry]] : []);
-  return { projects: entry.kind === 'project' ? [entry] : [], groups: entry.kind === 'group' ? [entry] : [], instance: null, projectsById: entry.kind === 'project' ? byId : new Map(), groupsById: entry.kind === 'group' ? byId : new Map() };
-}
 
 describe('namespaceDecision is simulateAccess without the words', () => {
   test('via, deciding rule and invalid-namespace problem equal simulateAccess for every entry of varied configs, 6 jobs and 16 option sets, alone and in the whole model', () => {
