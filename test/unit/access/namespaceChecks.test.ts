@@ -5,14 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { namespaceSources, readCiAccess, type AccessEntry } from '../../../server/src/engine/access/model';
+import { namespaceSources, readCiAccess, singleEntryModel, type AccessEntry } from '../../../server/src/engine/access/model';
 import { ruleDiagnostics } from '../../../server/src/engine/access/ruleDiagnostics';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { decidedBy, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../../../server/src/engine/config/yamlDocument';
 import { hasVariableReference } from '../../../server/src/engine/vars/expand';
 import { checkNamespace } from '../../../server/src/engine/vars/namespace';
-import { singleEntryModel } from '../../support/accessModels';
 import { generateVariedAgentConfig } from '../../support/generateConfig';
 
 const agent = { configProjectPath: 'acme/agents', name: 'a' };

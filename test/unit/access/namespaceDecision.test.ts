@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decideAsGitLab, type AuthorizationOptions } from '../../../server/src/engine/access/authorize';
 import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
-import { readCiAccess } from '../../../server/src/engine/access/model';
+import { readCiAccess, singleEntryModel } from '../../../server/src/engine/access/model';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { namespaceDecision, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import { allVariableValues, scenarioVariables } from '../../../server/src/engine/vars/scenario';
-import { singleEntryModel } from '../../support/accessModels';
 import { generateVariedAgentConfig } from '../../support/generateConfig';
 
 const agent = { configProjectPath: 'acme/agents', name: 'a' };

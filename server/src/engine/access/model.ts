@@ -99,6 +99,18 @@ function entries(list: unknown, kind: 'project' | 'group'): AccessEntry[] {
   return out;
 }
 
+/** A model holding only `entry`, so a scenario exercises exactly that entry (the namespace checks decide each entry alone). */
+export function singleEntryModel(entry: AccessEntry): CiAccessModel {
+  const byId = new Map(entry.id ? [[entry.id.toLowerCase(), entry]] : []);
+  return {
+    projects: entry.kind === 'project' ? [entry] : [],
+    groups: entry.kind === 'group' ? [entry] : [],
+    instance: entry.kind === 'instance' ? entry : null,
+    projectsById: entry.kind === 'project' ? byId : new Map(),
+    groupsById: entry.kind === 'group' ? byId : new Map(),
+  };
+}
+
 /** The honoured view of a model, per release limit: every face asks for it, simulations once per scenario. */
 const honouredViews = new WeakMap<CiAccessModel, Map<number, CiAccessModel>>();
 

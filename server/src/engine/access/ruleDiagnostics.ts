@@ -9,7 +9,7 @@ import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
 import { variableValuesByProject } from '../vars/scenario';
 import { scalarOffsetMapper } from '../config/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
-import { namespaceSources, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
+import { namespaceSources, singleEntryModel, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
 import { projectPathForEntry, scenarioForEntry, type JobScenario } from './scenarios';
 import { decidedBy, namespaceDecision, type NamespaceOutcome, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
@@ -227,18 +227,6 @@ function jobValuesByProject(job: JobScenario, defaultBranch: string): (projectPa
 }
 
 const derivedJobValues = new WeakMap<JobScenario, { readonly defaultBranch: string; readonly byProject: (projectPath: string) => ReadonlyMap<string, string> }>();
-
-/** A model holding only `entry`, so a scenario exercises exactly that entry. */
-function singleEntryModel(entry: AccessEntry): CiAccessModel {
-  const byId = new Map(entry.id ? [[entry.id.toLowerCase(), entry]] : []);
-  return {
-    projects: entry.kind === 'project' ? [entry] : [],
-    groups: entry.kind === 'group' ? [entry] : [],
-    instance: entry.kind === 'instance' ? entry : null,
-    projectsById: entry.kind === 'project' ? byId : new Map(),
-    groupsById: entry.kind === 'group' ? byId : new Map(),
-  };
-}
 
 function spanRange(parsed: ParsedYaml, node: Node | null | undefined) {
   const span = nodeSpan(node);
