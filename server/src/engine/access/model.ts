@@ -149,7 +149,7 @@ function byId(list: readonly AccessEntry[]): Map<string, AccessEntry> {
 }
 
 /** An object whose readonly fields are set one by one while it is made. */
-type Building<T> = { -readonly [K in keyof T]: T[K] };
+export type Building<T> = { -readonly [K in keyof T]: T[K] };
 
 // The optional fields are assigned one by one, in the order the entry's fields are listed: a spread
 // of a new object per optional field was a good part of reading a big file's entries, while cold.

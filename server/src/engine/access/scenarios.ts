@@ -1,6 +1,6 @@
 import type { EnvironmentTier } from '../vars/environment-tier';
 import type { Scenario } from '../vars/scenario';
-import type { AccessEntry } from './model';
+import type { AccessEntry, Building } from './model';
 
 /**
  * A CI job situation without a project: the editor applies it to every `ci_access` entry (the
@@ -58,7 +58,7 @@ export function scenarioForEntry(job: JobScenario, entry: AccessEntry | null, de
   const projectPath = projectPathForEntry(job, entry);
   // Made once per entry and scenario of every check: the fields the job sets are assigned one by
   // one (a spread of a new object per optional field allocated a dozen objects per scenario).
-  const scenario: { -readonly [K in keyof Scenario]: Scenario[K] } = { name: job.name, projectPath, ref: job.ref, defaultBranch };
+  const scenario: Building<Scenario> = { name: job.name, projectPath, ref: job.ref, defaultBranch };
   if (job.isTag !== undefined) scenario.isTag = job.isTag;
   if (job.isMergeRequest !== undefined) scenario.isMergeRequest = job.isMergeRequest;
   if (job.protectedRef !== undefined) scenario.protectedRef = job.protectedRef;
