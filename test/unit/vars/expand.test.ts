@@ -2,7 +2,7 @@
 // (unknown → left as written); single left-to-right pass; references reported with ranges.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandedText, expandVariables, findVariableReferences, hasVariableReference, type ExpansionMode } from '../../../server/src/engine/vars/index';
+import { expandedText, expandVariables, findVariableReferences, hasVariableReference, replaceReferences, type ExpansionMode } from '../../../server/src/engine/vars/index';
 import { seededRandom } from '../../support/generateConfig';
 
 const VARS = { CI_ENVIRONMENT_SLUG: 'review-x-abc123', A: 'a', EMPTY: '', NESTED: '$A', KUBECONFIG: { value: '/tmp/kube', file: true } };
@@ -47,18 +47,6 @@ describe('expansion', () => {
       assert.equal(expandedText(text, variables), expandVariables(text, variables).text, text);
     }
   });
-  test('hasVariableReference (the namespace checks ask only that) agrees with findVariableReferences, call after call', () => {
-    const random = seededRandom(17);
-    const pieces = ['$', '${', '}', '%', 'A', '_1', '1', '-', 'x', '$$', '{', '%%', ' '];
-    let withReference = 0;
-    for (let i = 0; i < 3000; i++) {
-      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
-      const expected = findVariableReferences(text).length > 0;
-      if (expected) withReference++;
-      assert.equal(hasVariableReference(text), expected, text);
-    }
-    assert.ok(withReference > 200 && withReference < 2800, `${withReference} of 3,000 texts refer to a variable`);
-  });
   test('a Map works as the variable source; Object.prototype names are unknown', () => {
     assert.equal(expandVariables('$A$constructor', new Map([['A', 'x']])).text, 'x');
     assert.equal(expandVariables('$constructor', {}, { mode: 'expand_existing' }).text, '$constructor');
@@ -89,5 +77,53 @@ describe('references with ranges (for the editor)', () => {
       ],
     );
     assert.equal(expandVariables('$UNKNOWN', VARS).references[0]!.outcome, 'blank');
+  });
+});
+
+// The scanner of expand.ts is written out by hand; GitLab's grammar is a regexp. These tests hold the
+// scanner to that regexp itself, `ExpandVariables::VARIABLES_REGEXP` in lib/expand_variables.rb
+// (https://gitlab.com/gitlab-org/gitlab/-/blob/master/lib/expand_variables.rb):
+// /\$([a-zA-Z_][a-zA-Z0-9_]*)|\${\g<1>}|%\g<1>%/, its `\g<1>` (the first group's pattern) written out.
+describe("the reference scanner is GitLab's VARIABLES_REGEXP", () => {
+  const NAME = '[a-zA-Z_][a-zA-Z0-9_]*';
+  const variablesRegexp = () => new RegExp(`\\$(${NAME})|\\$\\{(${NAME})\\}|%(${NAME})%`, 'g');
+  const pieces = ['$', '${', '}', '{', '%', '%%', '$$', 'A', 'a_1', 'Z9', '_', '1', '-', ' ', 'x', 'é', '\n', '$A', '%B%', '${C}'];
+  function randomTexts(seed: number, count: number): string[] {
+    const random = seededRandom(seed);
+    return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 10) }, () => pieces[Math.floor(random() * pieces.length)]).join(''));
+  }
+
+  test('findVariableReferences: the same names, syntaxes and ranges as the regexp, on 10,000 texts', () => {
+    let references = 0;
+    for (const text of randomTexts(18, 10_000)) {
+      const expected = [...text.matchAll(variablesRegexp())].map((m) => {
+        const syntax = m[1] !== undefined ? 'dollar' : m[2] !== undefined ? 'braces' : 'percent';
+        const name = (m[1] ?? m[2] ?? m[3])!;
+        const nameStart = m.index + (syntax === 'braces' ? 2 : 1);
+        return { name, syntax, range: { start: m.index, end: m.index + m[0].length }, nameRange: { start: nameStart, end: nameStart + name.length } };
+      });
+      references += expected.length;
+      assert.deepEqual(findVariableReferences(text), expected, JSON.stringify(text));
+    }
+    assert.ok(references > 5_000, `${references} references in the 10,000 texts`);
+  });
+
+  test('hasVariableReference: whether the regexp matches at all, on 10,000 texts', () => {
+    let withReference = 0;
+    for (const text of randomTexts(19, 10_000)) {
+      const expected = variablesRegexp().test(text);
+      if (expected) withReference++;
+      assert.equal(hasVariableReference(text), expected, JSON.stringify(text));
+    }
+    assert.ok(withReference > 1_000 && withReference < 9_000, `${withReference} of 10,000 texts refer to a variable`);
+  });
+
+  test('replaceReferences: a replace with the regexp, a reference left as written where the replacement is undefined, on 10,000 texts', () => {
+    const values: Record<string, string> = { A: 'v$A', a_1: '', Z9: '%B%', _: '${C}' };
+    const replacement = (name: string): string | undefined => (Object.hasOwn(values, name) ? values[name] : undefined);
+    for (const text of randomTexts(20, 10_000)) {
+      const expected = text.replace(variablesRegexp(), (whole: string, a?: string, b?: string, c?: string) => replacement((a ?? b ?? c)!) ?? whole);
+      assert.equal(replaceReferences(text, replacement), expected, JSON.stringify(text));
+    }
   });
 });

@@ -9,8 +9,7 @@
  * Only the variables the value reaches, directly or through other values, are looked up and
  * expanded: the others cannot change the result, and a scenario has dozens.
  */
-/** `ExpandVariables::VARIABLES_REGEXP`, as in vars/expand.ts: `$NAME`, `${NAME}`, `%NAME%`. */
-const REFERENCE = /\$([a-zA-Z_][a-zA-Z0-9_]*)|\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}|%([a-zA-Z_][a-zA-Z0-9_]*)%/g;
+import { findVariableReferences, replaceReferences } from '../vars/expand';
 
 export interface ExpandedName {
   readonly name: string;
@@ -18,28 +17,9 @@ export interface ExpandedName {
   readonly unresolved: string[];
 }
 
-/** One pass over `text`: each reference replaced by `replace(name)`, or kept as written when it gives undefined. */
-function substitute(text: string, replace: (name: string) => string | undefined): string {
-  if (!text.includes('$') && !text.includes('%')) return text;
-  let out = '';
-  let last = 0;
-  REFERENCE.lastIndex = 0;
-  for (let m = REFERENCE.exec(text); m; m = REFERENCE.exec(text)) {
-    const value = replace((m[1] ?? m[2] ?? m[3])!);
-    if (value === undefined) continue;
-    out += text.slice(last, m.index) + value;
-    last = m.index + m[0].length;
-  }
-  return last === 0 ? text : out + text.slice(last);
-}
-
 /** The names `text` refers to, in order (with repeats). */
 function referencedNames(text: string): string[] {
-  if (!text.includes('$') && !text.includes('%')) return [];
-  const names: string[] = [];
-  REFERENCE.lastIndex = 0;
-  for (let m = REFERENCE.exec(text); m; m = REFERENCE.exec(text)) names.push((m[1] ?? m[2] ?? m[3])!);
-  return names;
+  return findVariableReferences(text).map((ref) => ref.name);
 }
 
 /** `text` expanded with the variables `lookup` gives (undefined: not defined). */
@@ -66,9 +46,9 @@ export function expandWith(text: string, lookup: (name: string) => string | unde
   const values = new Map(raw);
   const order = refsOf.size ? topologicalOrder(refsOf) : null;
   // expand_existing: references to unknown variables stay as written.
-  if (order) for (const name of order) values.set(name, substitute(raw.get(name)!, (n) => values.get(n)));
+  if (order) for (const name of order) values.set(name, replaceReferences(raw.get(name)!, (n) => values.get(n)));
   // expand: an unknown variable becomes "".
-  const name = substitute(text, (n) => values.get(n) ?? '');
+  const name = replaceReferences(text, (n) => values.get(n) ?? '');
   const unresolved = [...new Set(referencedNames(text).filter((n) => !values.has(n)))];
   return { name, unresolved };
 }

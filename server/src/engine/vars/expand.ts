@@ -52,28 +52,61 @@ export interface ExpansionResult {
   readonly references: readonly ExpandedReference[];
 }
 
-// `ExpandVariables::VARIABLES_REGEXP` = /\$([a-zA-Z_][a-zA-Z0-9_]*)|\${\g<1>}|%\g<1>%/ (docs/gitlab-behaviour.md#variable-expansion).
-const NAME = '[a-zA-Z_][a-zA-Z0-9_]*';
-const VARIABLES_REGEXP = new RegExp(`\\$(${NAME})|\\$\\{(${NAME})\\}|%(${NAME})%`, 'g');
+/** Where one reference was found by {@link nextReference}. */
+interface ScannedReference {
+  readonly start: number;
+  readonly end: number;
+  readonly nameStart: number;
+  readonly nameEnd: number;
+  readonly syntax: ReferenceSyntax;
+}
+
+/**
+ * The first reference at or after `from`, as GitLab's `ExpandVariables::VARIABLES_REGEXP`,
+ * `/\$([a-zA-Z_][a-zA-Z0-9_]*)|\${\g<1>}|%\g<1>%/` (docs/gitlab-behaviour.md#variable-expansion),
+ * finds it: at each `$` or `%` the alternatives are tried in the regexp's order (`$NAME`, `${NAME}`,
+ * `%NAME%`); where none matches, the search moves on one character. Written out rather than as a
+ * regexp: the expansion of every rule's namespace in every simulated job runs through it, and a
+ * replace with a function went through the runtime for every reference. The unit test holds it to
+ * the regexp itself.
+ */
+function nextReference(text: string, from: number): ScannedReference | null {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 36 /* $ */ && c !== 37 /* % */) continue;
+    const braces = c === 36 && text.charCodeAt(i + 1) === 123; /* { */
+    const nameStart = braces ? i + 2 : i + 1;
+    if (!isNameStart(text.charCodeAt(nameStart))) continue;
+    let nameEnd = nameStart + 1;
+    while (isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
+    const closer = braces ? 125 /* } */ : c === 37 ? 37 : null;
+    if (closer !== null && text.charCodeAt(nameEnd) !== closer) continue;
+    const syntax: ReferenceSyntax = braces ? 'braces' : c === 37 ? 'percent' : 'dollar';
+    return { start: i, end: closer === null ? nameEnd : nameEnd + 1, nameStart, nameEnd, syntax };
+  }
+  return null;
+}
+
+/** `[a-zA-Z_]`: the first character of a NAME. */
+function isNameStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/** `[a-zA-Z0-9_]`: the other characters of a NAME. */
+function isNameChar(code: number): boolean {
+  return isNameStart(code) || (code >= 48 && code <= 57);
+}
 
 /** Whether `text` refers to a variable at all (`findVariableReferences(text).length > 0`, without listing them). */
 export function hasVariableReference(text: string): boolean {
-  return (text.includes('$') || text.includes('%')) && ANY_VARIABLE.test(text);
+  return nextReference(text, 0) !== null;
 }
-
-/** VARIABLES_REGEXP without the global flag: `test` then keeps no position between calls. */
-const ANY_VARIABLE = new RegExp(VARIABLES_REGEXP.source);
 
 /** Every `$VAR`, `${VAR}` and `%VAR%` in `text`, left to right, as GitLab's single pass sees them. */
 export function findVariableReferences(text: string): VariableReference[] {
   const found: VariableReference[] = [];
-  for (const m of text.matchAll(VARIABLES_REGEXP)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    const syntax: ReferenceSyntax = m[1] !== undefined ? 'dollar' : m[2] !== undefined ? 'braces' : 'percent';
-    const name = (m[1] ?? m[2] ?? m[3])!;
-    const nameStart = syntax === 'braces' ? start + 2 : start + 1;
-    found.push({ name, syntax, range: { start, end }, nameRange: { start: nameStart, end: nameStart + name.length } });
+  for (let ref = nextReference(text, 0); ref; ref = nextReference(text, ref.end)) {
+    found.push({ name: text.slice(ref.nameStart, ref.nameEnd), syntax: ref.syntax, range: { start: ref.start, end: ref.end }, nameRange: { start: ref.nameStart, end: ref.nameEnd } });
   }
   return found;
 }
@@ -89,36 +122,23 @@ function lookup(variables: ExpansionVariables, name: string): ExpansionVariable 
  * expanded, and most callers want only the result.
  */
 export function expandedText(text: string, variables: ExpansionVariables): string {
-  // VARIABLES_REGEXP's pass, written out: a replace with a function went through the runtime for
-  // every reference, most of the expansion's cost in the namespace checks of a big file.
+  return replaceReferences(text, (name) => lookup(variables, name)?.value ?? '');
+}
+
+/**
+ * One pass over `text` as GitLab's expansion makes it: each reference replaced by `replace(name)`,
+ * or left as written where that gives undefined. The values put in are not looked at again.
+ */
+export function replaceReferences(text: string, replace: (name: string) => string | undefined): string {
   let out = '';
   let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 36 /* $ */ && c !== 37 /* % */) continue;
-    // Tried in the regexp's order: `$NAME`, `${NAME}`, `%NAME%`; none here, the pass moves on one character.
-    const braces = c === 36 && text.charCodeAt(i + 1) === 123; /* { */
-    const nameStart = braces ? i + 2 : i + 1;
-    if (!isNameStart(text.charCodeAt(nameStart))) continue;
-    let nameEnd = nameStart + 1;
-    while (isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
-    const closer = braces ? 125 /* } */ : c === 37 ? 37 : null;
-    if (closer !== null && text.charCodeAt(nameEnd) !== closer) continue;
-    out += text.slice(last, i) + (lookup(variables, text.slice(nameStart, nameEnd))?.value ?? '');
-    last = closer === null ? nameEnd : nameEnd + 1;
-    i = last - 1;
+  for (let ref = nextReference(text, 0); ref; ref = nextReference(text, ref.end)) {
+    const value = replace(text.slice(ref.nameStart, ref.nameEnd));
+    if (value === undefined) continue;
+    out += text.slice(last, ref.start) + value;
+    last = ref.end;
   }
   return last === 0 ? text : out + text.slice(last);
-}
-
-/** `[a-zA-Z_]`: the first character of a NAME. */
-function isNameStart(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
-}
-
-/** `[a-zA-Z0-9_]`: the other characters of a NAME. */
-function isNameChar(code: number): boolean {
-  return isNameStart(code) || (code >= 48 && code <= 57);
 }
 
 /**

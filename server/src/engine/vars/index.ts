@@ -7,6 +7,7 @@ export {
   expandVariables,
   findVariableReferences,
   hasVariableReference,
+  replaceReferences,
   type ExpandedReference,
   type ExpansionMode,
   type ExpansionOptions,
