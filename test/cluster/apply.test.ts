@@ -10,7 +10,7 @@ import { isNoop, planApply } from '../../server/src/cluster/apply/plan';
 import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import { FIELD_MANAGER } from '../../server/src/cluster/kube/session';
-import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
+import { applyOk, environmentScope, expectOk, fixtureTemplate, LOCK_WRITES, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { installFluxCrds, kubeConfig, statusCode, uniqueNamespace, waitFor } from './harness';
 import { acmeShopEnvironmentAnnotation } from '../support/gitlabAnnotation';
 import { agentcfg } from '../support/cli';
@@ -311,7 +311,7 @@ test('an apply nobody reviews (preview: false, as --yes) sends no dry-run; the a
   assert.deepEqual(result.applied.map((a) => a.action), ['create', 'create', 'create']);
   assert.equal(result.changed, true);
   const first = session.requests.since(fresh);
-  assert.deepEqual({ dryRuns: first.dryRuns, writes: first.writes }, { dryRuns: 0, writes: 4 }, 'three applies and one inventory write, no dry-run');
+  assert.deepEqual({ dryRuns: first.dryRuns, writes: first.writes }, { dryRuns: 0, writes: 4 + LOCK_WRITES }, 'three applies and one inventory write, no dry-run');
 
   // Unchanged: each object is applied once (the server changes nothing), the inventory is not written.
   const again = session.requests.snapshot();
@@ -321,7 +321,7 @@ test('an apply nobody reviews (preview: false, as --yes) sends no dry-run; the a
   assert.deepEqual(rerun.applied.map((a) => a.action), ['unchanged', 'unchanged', 'unchanged'], 'read from the unmoved resourceVersions');
   assert.equal(rerun.changed, false);
   const second = session.requests.since(again);
-  assert.deepEqual({ dryRuns: second.dryRuns, writes: second.writes, watches: second.watches }, { dryRuns: 0, writes: 3, watches: 0 });
+  assert.deepEqual({ dryRuns: second.dryRuns, writes: second.writes, watches: second.watches }, { dryRuns: 0, writes: 3 + LOCK_WRITES, watches: 0 });
 
   // A template change: created, pruned (no dry-run delete either), the inventory exactly the new set.
   const changed = prepare(fixtureTemplate('namespace-sa-rolebinding-changed.yaml'), name, scope.agentNamespace);
@@ -349,14 +349,14 @@ test('without a preview the guards still refuse before anything is sent: an obje
   const before = session.requests.snapshot();
   const plan = expectOk(await planApply(session, second, { preview: false }));
   assert.equal(plan.blocked.length, 1);
-  assert.match(describeOutcome(plan.blocked[0]), new RegExp(`ServiceAccount 'deployer' in namespace '${ns}' is not applied: it already exists and belongs to another inventory \\('${first.inventory.id}'\\)`));
+  assert.match(describeOutcome(plan.blocked[0]), new RegExp(`ServiceAccount 'deployer' in namespace '${ns}' is not applied: it already exists and belongs to another inventory \\('${first.inventory.name}'\\)`));
   const refused = await executeApply(session, plan);
   assert.equal(refused.type, 'refused');
   const counts = session.requests.since(before);
   assert.deepEqual({ dryRuns: counts.dryRuns, writes: counts.writes }, { dryRuns: 0, writes: 0 }, 'nothing written, not even the inventory');
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   await assert.rejects(core.readNamespacedServiceAccount({ name: 'newcomer', namespace: ns }), (err: unknown) => statusCode(err) === 404);
-  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], first.inventory.id);
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], first.inventory.name);
 });
 
 test('without a preview a field owned by another manager is a 409 of the apply itself, with the same message; force takes it over', async (t) => {

@@ -200,7 +200,7 @@ test('without a preview a destroy still leaves alone protected namespaces and ob
   scope.track(other);
   await applyOk(session, other);
   const ns = `${other.data.environment.slug}-42-7`;
-  const inventory = { name: 'tampered', id: 'tampered', namespace: scope.agentNamespace };
+  const inventory = { name: 'gitlab-env-tampered', namespace: scope.agentNamespace };
   const listed = ['kube-system', scope.agentNamespace].map((name) => ({ group: '', kind: 'Namespace', namespace: '', name }));
   expectOk(await writeInventory(session, { ...inventory, objects: [...listed, { group: '', kind: 'ServiceAccount', namespace: ns, name: 'deployer' }] }));
 
@@ -210,13 +210,13 @@ test('without a preview a destroy still leaves alone protected namespaces and ob
   const reasons = Object.fromEntries(plan.skipped.map((s) => [s.ref.name, s.reason]));
   assert.equal(reasons['kube-system'], "not deleted: namespace 'kube-system' is a system namespace and is never deleted");
   assert.equal(reasons[scope.agentNamespace], `not deleted: namespace '${scope.agentNamespace}' is where the agent runs (and keeps its inventories) and is never deleted`);
-  assert.equal(reasons.deployer, `not deleted: it is owned by another inventory ('${other.inventory.id}'), not 'tampered'`);
+  assert.equal(reasons.deployer, `not deleted: it is owned by another inventory ('${other.inventory.name}'), not 'gitlab-env-tampered'`);
   expectOk(await executeDestroy(session, plan));
   const counts = session.requests.since(before);
-  assert.deepEqual({ dryRuns: counts.dryRuns, writes: counts.writes }, { dryRuns: 0, writes: 1 }, 'only the tampered inventory itself is deleted');
+  assert.deepEqual({ dryRuns: counts.dryRuns, writes: counts.writes }, { dryRuns: 0, writes: 3 }, 'only the tampered inventory itself is deleted (and the lock taken and released)');
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   assert.equal((await core.readNamespace({ name: 'kube-system' })).status?.phase, 'Active');
-  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], other.inventory.id);
+  assert.equal((await core.readNamespacedServiceAccount({ name: 'deployer', namespace: ns })).metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], other.inventory.name);
 });
 
 test('agentcfg destroy --yes sends no dry-run delete (the JSON counts the requests); --dry-run proves each deletion', async (t) => {

@@ -22,6 +22,9 @@ export function fixtureTemplate(name: string): string {
   return readFileSync(path.join(fixtures, name), 'utf8');
 }
 
+/** Writes every changing operation adds for its lock (operationLock.ts): the Lease taken, then released. */
+export const LOCK_WRITES = 2;
+
 /** The value of an ok outcome; fails the test with the described failure otherwise. */
 export function expectOk<T>(outcome: ClusterOutcome<T>): T {
   if (outcome.type !== 'ok') assert.fail(describeOutcome(outcome));

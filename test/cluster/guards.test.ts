@@ -35,7 +35,7 @@ test('apply refuses an existing object no inventory owns, unless adoption is ask
   const { plan: adopted } = await applyOk(session, env, { adopt: true });
   assert.deepEqual(adopted.objects.map((o) => o.action), ['update']);
   const live = await (await kubeConfig('admin')).makeApiClient(CoreV1Api).readNamespace({ name: existing });
-  assert.equal(live.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], env.inventory.id);
+  assert.equal(live.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION], env.inventory.name);
 });
 
 test('apply refuses an object another inventory owns', async (t) => {
@@ -51,7 +51,7 @@ test('apply refuses an object another inventory owns', async (t) => {
     scope.agentNamespace,
   );
   const plan = expectOk(await planApply(session, second));
-  assert.match(describeOutcome(plan.blocked[0]), new RegExp(`ServiceAccount 'deployer' in namespace '${ns}' is not applied: it already exists and belongs to another inventory \\('${first.inventory.id}'\\)`));
+  assert.match(describeOutcome(plan.blocked[0]), new RegExp(`ServiceAccount 'deployer' in namespace '${ns}' is not applied: it already exists and belongs to another inventory \\('${first.inventory.name}'\\)`));
 });
 
 test('destroy never deletes protected namespaces or objects of another inventory, even when the inventory lists them', async (t) => {
@@ -61,7 +61,7 @@ test('destroy never deletes protected namespaces or objects of another inventory
   scope.track(other);
   await applyOk(session, other);
   const ns = `${other.data.environment.slug}-42-7`;
-  const inventory = { name: 'tampered', id: 'tampered', namespace: scope.agentNamespace };
+  const inventory = { name: 'gitlab-env-tampered', namespace: scope.agentNamespace };
   const listed = ['default', 'kube-system', 'kube-public', 'kube-node-lease', scope.agentNamespace].map((name) => ({ group: '', kind: 'Namespace', namespace: '', name }));
   expectOk(await writeInventory(session, { ...inventory, objects: [...listed, { group: '', kind: 'ServiceAccount', namespace: ns, name: 'deployer' }] }));
 
@@ -71,7 +71,7 @@ test('destroy never deletes protected namespaces or objects of another inventory
   assert.equal(reasons.default, "not deleted: namespace 'default' is a system namespace and is never deleted");
   assert.equal(reasons['kube-system'], "not deleted: namespace 'kube-system' is a system namespace and is never deleted");
   assert.equal(reasons[scope.agentNamespace], `not deleted: namespace '${scope.agentNamespace}' is where the agent runs (and keeps its inventories) and is never deleted`);
-  assert.equal(reasons.deployer, `not deleted: it is owned by another inventory ('${other.inventory.id}'), not 'tampered'`);
+  assert.equal(reasons.deployer, `not deleted: it is owned by another inventory ('${other.inventory.name}'), not 'gitlab-env-tampered'`);
   const result = expectOk(await executeDestroy(session, plan));
   assert.deepEqual(result.deleted, []);
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);

@@ -68,7 +68,7 @@ test('plan → execute creates the namespace of the built-in default template; r
   assert.equal(plan.noop, false);
   assert.equal(plan.context, server.env.adminContext);
   assert.equal(await namespaceGone(namespace), true, 'planning changes nothing');
-  assert.ok(reports(planned.token).some((m) => /^Checked \d+ of \d+ objects? with a server-side dry run \(/.test(m)), `dry-run progress: ${reports(planned.token).join(' | ')}`);
+  assert.ok(reports(planned.token).some((m) => /^Checked \d+ of \d+ objects?: .+ passed a server-side dry run$/.test(m)), `dry-run progress: ${reports(planned.token).join(' | ')}`);
 
   const applied = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
   assert.ok(applied.result.ok, JSON.stringify(applied.result));

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { CancellationTokenSource } from 'vscode-jsonrpc';
+import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
 import { CLUSTER_COMMANDS, type ClusterCommandResult, type ClusterInventory, type ContextList, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
 import { statusCode, uniqueNamespace, waitFor } from './harness';
 import { execute, trustedServerForFile } from './lsp-support';
@@ -13,15 +14,34 @@ import { execute, trustedServerForFile } from './lsp-support';
 const HOLD_FINALIZER = 'agentcfg.test/hold';
 const server = trustedServerForFile();
 
-/** A unique-mode workspace namespace `gl-rd-ns-<name>` (docs/gitlab-behaviour.md#workspace-names-and-namespaces) holding one ConfigMap. */
-async function workspaceNamespace(label: string, options: { held?: boolean } = {}): Promise<{ name: string; namespace: string }> {
+/**
+ * A unique-mode workspace namespace `gl-rd-ns-<name>` (docs/gitlab-behaviour.md#workspace-names-and-namespaces) holding one
+ * ConfigMap and, when asked, the workspace's Deployment, both tracked by the workspace's inventory.
+ */
+async function workspaceNamespace(label: string, options: { held?: boolean; deployment?: boolean } = {}): Promise<{ name: string; namespace: string }> {
   const namespace = await uniqueNamespace(`gl-rd-ns-${label}`);
+  const name = namespace.slice('gl-rd-ns-'.length);
+  const inventory = `${name}-workspace-inventory`;
+  const annotations = { [OWNING_INVENTORY_ANNOTATION]: inventory };
   const core = server.kc.makeApiClient(CoreV1Api);
   await core.createNamespacedConfigMap({
     namespace,
-    body: { metadata: { name: 'workspace-data', ...(options.held ? { finalizers: [HOLD_FINALIZER] } : {}) }, data: { a: 'b' } },
+    body: { metadata: { name: 'workspace-data', annotations, ...(options.held ? { finalizers: [HOLD_FINALIZER] } : {}) }, data: { a: 'b' } },
   });
-  return { name: namespace.slice('gl-rd-ns-'.length), namespace };
+  const data: Record<string, string> = { [`${namespace}_workspace-data__ConfigMap`]: '' };
+  if (options.deployment) {
+    // The workspace Deployment agentk's informer would see (docs/gitlab-behaviour.md#workspace-labels-and-annotations): the tree view lists it.
+    await server.kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name, labels: { 'agent.gitlab.com/id': '7' }, annotations },
+        spec: { replicas: 0, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'dev', image: 'busybox' }] } } },
+      },
+    });
+    data[`${namespace}_${name}_apps_Deployment`] = '';
+  }
+  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: inventory, labels: { [INVENTORY_ID_LABEL]: inventory } }, data } });
+  return { name, namespace };
 }
 
 async function release(namespace: string): Promise<void> {
@@ -38,29 +58,25 @@ const cluster = () => ({ kubeconfigPath: server.env.kubeconfig, context: server.
 
 // docs/gitlab-behaviour.md#workspace-termination
 test('terminate workspace reports $/progress for the client token: begin, Terminating, Terminated, end', async () => {
-  const ws = await workspaceNamespace('progress');
-  // The workspace Deployment agentk's informer would see (docs/gitlab-behaviour.md#workspace-labels-and-annotations): the tree view lists it.
-  await server.kc.makeApiClient(AppsV1Api).createNamespacedDeployment({
-    namespace: ws.namespace,
-    body: {
-      metadata: { name: ws.name, labels: { 'agent.gitlab.com/id': '7' } },
-      spec: { replicas: 0, selector: { matchLabels: { app: ws.name } }, template: { metadata: { labels: { app: ws.name } }, spec: { containers: [{ name: 'dev', image: 'busybox' }] } } },
-    },
-  });
+  const ws = await workspaceNamespace('progress', { deployment: true });
   const listed = await execute<ClusterInventory>(server.client, CLUSTER_COMMANDS.listClusterObjects, { cluster: cluster() });
   assert.ok(listed.result.ok, JSON.stringify(listed.result));
   const row = listed.result.value.workspaces.find((w) => w.name === ws.name);
   assert.deepEqual(row && { name: row.name, namespace: row.namespace, mode: row.mode }, { name: ws.name, namespace: ws.namespace, mode: 'unique' });
-  // The preview reads only: what the first step would delete; the namespace stays.
+  // The preview reads only: what the first step would delete (the tracked objects); the namespace stays.
   const preview = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique', dryRun: true });
   assert.ok(preview.result.ok, JSON.stringify(preview.result));
-  assert.deepEqual(preview.result.value.lines.map((l) => l.object), [`Namespace ${ws.namespace}`]);
+  assert.deepEqual(preview.result.value.lines.map((l) => l.object), [`Deployment ${ws.namespace}/${ws.name}`, `ConfigMap ${ws.namespace}/workspace-data`]);
   assert.equal((await server.kc.makeApiClient(CoreV1Api).readNamespace({ name: ws.namespace })).status?.phase, 'Active');
 
   const { result, token } = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.terminateWorkspace, { cluster: cluster(), name: ws.name, namespace: ws.namespace, mode: 'unique' });
   assert.ok(result.ok, JSON.stringify(result));
   assert.match(result.value.summary, new RegExp(`Workspace ${ws.name} is Terminated; progress reported: Terminating → Terminated`));
-  assert.deepEqual(result.value.lines, [{ object: `Namespace ${ws.namespace}`, result: 'deleted', ok: true }]);
+  assert.deepEqual(
+    result.value.lines.map((l) => l.object),
+    [`Deployment ${ws.namespace}/${ws.name}`, `ConfigMap ${ws.namespace}/workspace-data`, `Namespace ${ws.namespace}`],
+    'the tracked objects, then the namespace',
+  );
 
   const values = server.progress.get(token) ?? [];
   assert.equal(values[0]?.kind, 'begin');

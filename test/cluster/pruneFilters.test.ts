@@ -1,7 +1,8 @@
 // The one pruner's filters (server/src/cluster/prune/plan.ts, decided by guards.ts mayDelete), each
 // shown refusing on all three paths that delete what an inventory tracks: environment prune (an
 // apply whose template no longer renders the object), environment delete (destroy) and workspace
-// termination. The inventory of each path lists the object; the object survives, with the reason.
+// termination. The inventory of each path lists the object; the object survives, with the reason,
+// and an object kept by its annotations no longer claims the inventory that let go of it.
 // docs/gitlab-behaviour.md#inventories, #protected-namespaces-our-rule.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -34,17 +35,21 @@ async function setup(t: TestContext, prefix: string): Promise<Setup> {
   return { session, agentNamespace, namespace: await uniqueNamespace(prefix, t) };
 }
 
-/** A ConfigMap made by hand (kubectl), with the annotations a filter is about. */
-async function handMadeConfigMap(namespace: string, name: string, annotations: Record<string, string>): Promise<InventoryRef> {
-  await (await kubeConfig('admin')).makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace, annotations } } });
-  return { group: '', kind: 'ConfigMap', namespace, name };
+/**
+ * A ServiceAccount made by hand (kubectl), with the annotations a filter is about: a kind both an
+ * environment template and a workspace may create, so every path considers it.
+ */
+async function handMadeServiceAccount(namespace: string, name: string, annotations: Record<string, string>): Promise<InventoryRef> {
+  await (await kubeConfig('admin')).makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace, body: { metadata: { name, namespace, annotations } } });
+  return { group: '', kind: 'ServiceAccount', namespace, name };
 }
 
-async function configMapExists(namespace: string, name: string): Promise<boolean> {
+/** The annotations of the ServiceAccount, or undefined when it is gone. */
+async function serviceAccountAnnotations(namespace: string, name: string): Promise<Record<string, string> | undefined> {
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
-  return core.readNamespacedConfigMap({ namespace, name }).then(
-    () => true,
-    () => false,
+  return core.readNamespacedServiceAccount({ namespace, name }).then(
+    (sa) => sa.metadata?.annotations ?? {},
+    () => undefined,
   );
 }
 
@@ -57,7 +62,7 @@ async function reasonLeftAlone(s: Setup, path: Path, make: (inventoryId: string)
   if (path === 'environment prune') {
     // The stored inventory lists the object; the template no longer renders it.
     const env = prepare('objects: []\n', uniqueEnvironmentName('prune'), s.agentNamespace);
-    const ref = await make(env.inventory.id);
+    const ref = await make(env.inventory.name);
     expectOk(await writeInventory(s.session, { ...env.inventory, objects: [ref] }));
     // Checked before executing: a broken filter must not delete, say, the agent's namespace.
     const plan = expectOk(await planApply(s.session, env));
@@ -67,7 +72,7 @@ async function reasonLeftAlone(s: Setup, path: Path, make: (inventoryId: string)
   }
   if (path === 'environment delete') {
     const env = prepare('objects: []\n', uniqueEnvironmentName('delete'), s.agentNamespace);
-    const ref = await make(env.inventory.id);
+    const ref = await make(env.inventory.name);
     expectOk(await writeInventory(s.session, { ...env.inventory, objects: [ref] }));
     const plan = expectOk(await planDestroy(s.session, { inventory: env.inventory }));
     assert.deepEqual(plan.deletions, [], 'nothing deleted');
@@ -76,8 +81,8 @@ async function reasonLeftAlone(s: Setup, path: Path, make: (inventoryId: string)
   }
   // Shared mode: the workspace's inventory (named as Rails names it) lives in its namespace.
   const name = `ws${Date.now().toString(36)}`;
-  const inventory = { name: `${name}-workspace-inventory`, id: `${name}-workspace-inventory`, namespace: s.namespace };
-  const ref = await make(inventory.id);
+  const inventory = { name: `${name}-workspace-inventory`, namespace: s.namespace };
+  const ref = await make(inventory.name);
   expectOk(await writeInventory(s.session, { ...inventory, objects: [ref] }));
   const run = await runTermination(s.session, { name, namespace: s.namespace, mode: 'shared' }, { timeoutMs: 60_000 });
   if (run.type !== 'ok') return describeOutcome(run);
@@ -96,7 +101,7 @@ const PATHS: readonly Path[] = ['environment prune', 'environment delete', 'work
 const VERB: Record<Path, string> = { 'environment prune': 'not pruned', 'environment delete': 'not deleted', 'workspace termination': 'left alone' };
 
 /** One test per filter on a hand-made object: every path leaves it in place, for the filter's reason. */
-const OBJECT_FILTERS: { name: string; annotations: (inventoryId: string) => Record<string, string>; reason: (inventoryId: string) => string }[] = [
+const OBJECT_FILTERS: { name: string; annotations: (inventoryId: string) => Record<string, string>; reason: (inventoryId: string) => string; abandoned?: true }[] = [
   {
     name: 'owned by this inventory: an object no inventory owns (made with kubectl) is never deleted',
     annotations: () => ({}),
@@ -111,11 +116,13 @@ const OBJECT_FILTERS: { name: string; annotations: (inventoryId: string) => Reco
     name: 'the cli-utils keep annotation is honoured',
     annotations: (id) => ({ [OWNING_INVENTORY_ANNOTATION]: id, 'cli-utils.sigs.k8s.io/on-remove': 'keep' }),
     reason: () => 'it is annotated cli-utils.sigs.k8s.io/on-remove: keep',
+    abandoned: true,
   },
   {
     name: 'the kpt detach annotation is honoured',
     annotations: (id) => ({ [OWNING_INVENTORY_ANNOTATION]: id, 'client.lifecycle.config.k8s.io/deletion': 'detach' }),
     reason: () => 'it is annotated client.lifecycle.config.k8s.io/deletion: detach',
+    abandoned: true,
   },
 ];
 
@@ -127,11 +134,15 @@ for (const filter of OBJECT_FILTERS) {
       const objectName = `victim-${path.replaceAll(' ', '-')}`;
       const reason = await reasonLeftAlone(s, path, (id) => {
         inventoryId = id;
-        return handMadeConfigMap(s.namespace, objectName, filter.annotations(id));
+        return handMadeServiceAccount(s.namespace, objectName, filter.annotations(id));
       });
       const expected = path === 'workspace termination' ? VERB[path] : `${VERB[path]}: ${filter.reason(inventoryId)}`;
       assert.equal(reason, expected, path);
-      assert.ok(await configMapExists(s.namespace, objectName), `${path}: the object is still there`);
+      const annotations = await serviceAccountAnnotations(s.namespace, objectName);
+      assert.ok(annotations, `${path}: the object is still there`);
+      // cli-utils abandons a kept object: the inventory that let go of it no longer claims it.
+      const owner = filter.abandoned ? undefined : filter.annotations(inventoryId)[OWNING_INVENTORY_ANNOTATION];
+      assert.equal(annotations[OWNING_INVENTORY_ANNOTATION], owner, `${path}: owning annotation`);
     }
   });
 }

@@ -46,10 +46,10 @@ test('a crafted inventory entry named .. (or .) is refused: the agent namespace 
   const scope = await environmentScope(t, 'safety-dotdot');
   const kc = await kubeConfig('admin');
   for (const name of ['..', '.']) {
-    const inventory = { name: `tampered${name === '.' ? '-dot' : ''}`, id: 'tampered', namespace: scope.agentNamespace };
+    const inventory = { name: `gitlab-env-tampered${name === '.' ? '-dot' : ''}`, namespace: scope.agentNamespace };
     // The attack of the report: the agent namespace carries the tampered inventory's annotation, and
     // the entry's path `/api/v1/namespaces/<agent ns>/serviceaccounts/..` resolves to the namespace itself.
-    await annotate(kc, scope.agentNamespace, { [OWNING_INVENTORY_ANNOTATION]: 'tampered' });
+    await annotate(kc, scope.agentNamespace, { [OWNING_INVENTORY_ANNOTATION]: inventory.name });
     expectOk(await writeInventory(session, { ...inventory, objects: [{ group: '', kind: 'ServiceAccount', namespace: scope.agentNamespace, name }] }));
     const before = { ns: await namespaceState(scope.agentNamespace), cms: await configMapNames(scope.agentNamespace) };
 
@@ -58,7 +58,7 @@ test('a crafted inventory entry named .. (or .) is refused: the agent namespace 
     assert.equal(plan.blocked.length, 1);
     assert.equal(
       plan.blocked[0].message,
-      `inventory ${scope.agentNamespace}/${inventory.name} lists "${scope.agentNamespace}_${name}__ServiceAccount", but that is no valid Kubernetes object: its name '${name}' may not be '${name}'; the inventory was changed by hand or by another tool. Nothing is deleted: remove that entry from the inventory ConfigMap first.`,
+      `inventory ${scope.agentNamespace}/${inventory.name} lists "${scope.agentNamespace}_${name}__ServiceAccount", but that is no valid Kubernetes object: its name '${name}' may not be '.' or '..'; the inventory was changed by hand or by another tool. Nothing is deleted: remove that entry from the inventory ConfigMap first.`,
     );
     const result = await executeDestroy(session, plan);
     assert.equal(result.type, 'refused');
@@ -69,26 +69,27 @@ test('a crafted inventory entry named .. (or .) is refused: the agent namespace 
 test('kube-node-lease through a crafted .. entry is refused and stays', async (t) => {
   const session = await testSession(t);
   const scope = await environmentScope(t, 'safety-lease');
-  const inventory = { name: 'tampered-lease', id: 'tampered-lease', namespace: scope.agentNamespace };
+  const inventory = { name: 'gitlab-env-tampered-lease', namespace: scope.agentNamespace };
   expectOk(await writeInventory(session, { ...inventory, objects: [{ group: 'coordination.k8s.io', kind: 'Lease', namespace: 'kube-node-lease', name: '..' }] }));
   const before = await namespaceState('kube-node-lease');
   const plan = expectOk(await planDestroy(session, { inventory }));
-  assert.match(plan.blocked[0]?.message ?? '', /"kube-node-lease_\.\._coordination\.k8s\.io_Lease", but that is no valid Kubernetes object: its name '\.\.' may not be '\.\.'/);
+  assert.match(plan.blocked[0]?.message ?? '', /"kube-node-lease_\.\._coordination\.k8s\.io_Lease", but that is no valid Kubernetes object: its name '\.\.' may not be '\.' or '\.\.'/);
   assert.equal((await executeDestroy(session, plan)).type, 'refused');
   assert.equal(await namespaceState('kube-node-lease'), before);
 });
 
 test('an inventory entry of a kind the cluster does not serve is skipped as gone, never resolved to another object', async (t) => {
   const session = await testSession(t);
-  const scope = await environmentScope(t, 'safety-identity');
-  const inventory = { name: 'tampered-id', id: 'tampered-id', namespace: scope.agentNamespace };
+  const shared = await uniqueNamespace('safety-identity', t);
+  const inventory = { name: 'ws5-workspace-inventory', namespace: shared };
   // A valid name of a kind this cluster does not serve in that group: the entry is skipped as gone,
-  // never resolved to something else. The ConfigMap key charset keeps '/' out of inventories; the
-  // payload test below covers '/' in names.
-  expectOk(await writeInventory(session, { ...inventory, objects: [{ group: 'example.invalid', kind: 'Widget', namespace: scope.agentNamespace, name: 'w' }] }));
-  const plan = expectOk(await planDestroy(session, { inventory }));
-  assert.deepEqual(plan.deletions, []);
-  assert.deepEqual(plan.skipped.map((s) => s.reason), ['already gone (the cluster no longer serves group example.invalid)']);
+  // never resolved to something else (a workspace, since an environment refuses any kind a template
+  // cannot create before asking the cluster). The ConfigMap key charset keeps '/' out of
+  // inventories; the payload test below covers '/' in names.
+  expectOk(await writeInventory(session, { ...inventory, objects: [{ group: 'example.invalid', kind: 'Widget', namespace: shared, name: 'w' }] }));
+  const run = expectOk(await runTermination(session, { name: 'ws5', namespace: shared, mode: 'shared' }, { timeoutMs: 60_000 }));
+  assert.equal(run.progress, 'Terminated');
+  assert.deepEqual(run.cycles.flatMap((c) => c.deleted), [`ConfigMap ${shared}/${inventory.name}`], 'nothing but the inventory is deleted');
 });
 
 test('a template whose Namespace is the agent namespace is refused, also when that namespace does not exist yet', async (t) => {
@@ -109,7 +110,7 @@ test('adoption of kube-system, or of another agent\'s namespace (it holds invent
   const session = await testSession(t);
   const scope = await environmentScope(t, 'safety-adopt');
   const otherAgent = await uniqueNamespace('safety-other-agent', t);
-  expectOk(await writeInventory(session, { name: 'gitlab-env-other', id: 'gitlab-env-other', namespace: otherAgent, objects: [] }));
+  expectOk(await writeInventory(session, { name: 'gitlab-env-other', namespace: otherAgent, objects: [] }));
   for (const [target, reason] of [
     ['kube-system', "namespace 'kube-system' is a system namespace"],
     [otherAgent, `namespace '${otherAgent}' holds inventories (of this or another agent)`],
@@ -178,7 +179,7 @@ test('workspace apply never takes over a kubectl-made object or another workspac
   await api.createNamespacedConfigMap({ namespace: shared, body: { metadata: { name: 'kubectl-made' }, data: { mine: 'kubectl' } } });
   await api.createNamespacedConfigMap({ namespace: shared, body: { metadata: { name: 'other-ws-file', annotations: { [OWNING_INVENTORY_ANNOTATION]: 'other-workspace-inventory' } }, data: { mine: 'other' } } });
   for (const [victim, reason] of [
-    ['kubectl-made', 'it already exists and no inventory owns it; apply with adoption to take it over (it would then be deleted with the environment)'],
+    ['kubectl-made', 'it already exists and no inventory owns it'],
     ['other-ws-file', "it already exists and belongs to another inventory ('other-workspace-inventory')"],
   ] as const) {
     const payload = inventoryDoc(shared, 'ws1-workspace-inventory') + configMapDoc(shared, victim, 'ws1-workspace-inventory');
@@ -219,7 +220,7 @@ test('workspace termination refuses a termination config naming an environment i
   await api.readNamespacedConfigMap({ name: env.inventory.name, namespace: scope.agentNamespace });
 
   // A workspace inventory (named as Rails names it) that tracks an object in another namespace.
-  expectOk(await writeInventory(session, { name: 'ws4-workspace-inventory', id: 'ws4-workspace-inventory', namespace: scope.agentNamespace, objects: [{ group: '', kind: 'ServiceAccount', namespace: ns, name: 'deployer' }] }));
+  expectOk(await writeInventory(session, { name: 'ws4-workspace-inventory', namespace: scope.agentNamespace, objects: [{ group: '', kind: 'ServiceAccount', namespace: ns, name: 'deployer' }] }));
   const outside = await runTermination(session, { name: 'ws4', namespace: scope.agentNamespace, mode: 'shared', configToApply: inventoryDoc(scope.agentNamespace, 'ws4-workspace-inventory') });
   assert.equal(outside.type, 'refused');
   assert.match(describeOutcome(outside), new RegExp(`lists "${ns}_deployer__ServiceAccount", but that object is outside the workspace's namespace '${scope.agentNamespace}'`));

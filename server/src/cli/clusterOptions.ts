@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline/promises';
 import { describeOutcome, isFailure, type ClusterFailure, type ClusterOutcome } from '../cluster/kube/outcome';
 import { openSession, type ClusterSession } from '../cluster/kube/session';
 import { CLI_ADVICE } from '../cluster/kube/advice';
+import { takeLock, type HeldLock, type LockSubject } from '../cluster/operationLock';
 import type { ProgressSink } from '../cluster/progress';
 import type { ProgressStep } from '../cluster/progressSteps';
 import type { ParsedArgs } from './args';
@@ -142,5 +143,22 @@ export async function askYesNo(question: string): Promise<boolean | undefined> {
     return answer !== false && /^y(es)?$/i.test(answer.trim());
   } finally {
     rl.close();
+  }
+}
+
+/**
+ * Runs `work` holding the lock of `subject` (cluster/operationLock.ts) from before the plan until
+ * the execution ends, so that the plan a person reads, and the one `--yes` carries out, is made
+ * after any other run on the same environment or workspace has finished. Where the lock's namespace
+ * does not exist yet (a first apply), `work` gets no lock and the execution takes it itself.
+ */
+export async function withPlanLock(run: ClusterRun, subject: LockSubject, operation: string, timeoutMs: number | undefined, work: (lock: HeldLock | undefined) => Promise<number>): Promise<number> {
+  const lock = await takeLock(run.session, subject, operation, { signal: run.signal, progress: run.progress, ...(timeoutMs ? { timeoutMs } : {}) });
+  if (isFailure(lock) && lock.type !== 'notFound') return run.fail(lock);
+  const held = isFailure(lock) ? undefined : lock.value;
+  try {
+    return await work(held);
+  } finally {
+    await held?.release();
   }
 }

@@ -37,7 +37,7 @@ export interface EnvironmentObjectState {
 
 /** One managed environment. */
 export interface EnvironmentSummary {
-  readonly inventory: { readonly name: string; readonly namespace: string; readonly id: string };
+  readonly inventory: { readonly name: string; readonly namespace: string };
   readonly identity: EnvironmentIdentity;
   readonly objects: readonly EnvironmentObjectState[];
   /** Every tracked object exists and is current. */
@@ -96,7 +96,7 @@ async function objectState(session: ClusterSession, ref: InventoryRef): Promise<
 async function summarize(session: ClusterSession, inventory: ParsedInventory, identity: EnvironmentIdentity, concurrency: number): Promise<EnvironmentSummary> {
   const objects = await mapBounded(inventory.objects, concurrency, (ref) => objectState(session, ref));
   return {
-    inventory: { name: inventory.name, namespace: inventory.namespace, id: inventory.id },
+    inventory: { name: inventory.name, namespace: inventory.namespace },
     identity,
     objects,
     ready: objects.every((o) => o.state === 'current'),

@@ -124,16 +124,36 @@ export function mayDelete(ref: InventoryRef, live: KubernetesObject | undefined,
   return reason ? { allowed: false, reason } : ALLOWED;
 }
 
+/** Who would own an object an apply writes. */
+export interface ApplyOwner {
+  /** The inventory (its name, which is its id). */
+  readonly inventory: string;
+  /** Whether that inventory lists the object already: an annotation alone does not make it ours. */
+  readonly listed: boolean;
+  /** Take over an object that no inventory owns (environments only: cli-utils' AdoptIfNoInventory). */
+  readonly adopt: boolean;
+}
+
+/** The verdict on writing an object; `adoptable` when only adoption would allow it. */
+export type ApplyVerdict = GuardVerdict | { readonly allowed: false; readonly reason: string; readonly adoptable: true };
+
 /**
- * May an apply on behalf of inventory `inventoryId` write this object (live: its live copy, if any)?
- * A protected namespace never, even when it does not exist yet (creating it would make it ours).
+ * May an apply on behalf of `owner.inventory` write this object (live: its live copy, if any)? A
+ * protected namespace never, even when it does not exist yet (creating it would make it ours). An
+ * object belongs to an inventory only when its owning annotation names it *and* the inventory lists
+ * it: one that merely carries the annotation was not made through the inventory.
  */
-export function mayApply(ref: Pick<InventoryRef, 'group' | 'kind' | 'name'>, live: KubernetesObject | undefined, inventoryId: string, adopt: boolean, protection: NamespaceProtection): GuardVerdict {
+export function mayApply(ref: Pick<InventoryRef, 'group' | 'kind' | 'name'>, live: KubernetesObject | undefined, owner: ApplyOwner, protection: NamespaceProtection): ApplyVerdict {
   const protectedReason = protectedObjectReason(ref, protection);
   if (protectedReason) return { allowed: false, reason: `${protectedReason}: an environment never creates, adopts or owns it` };
   if (!live) return ALLOWED;
-  const owner = owningInventory(live);
-  if (owner === inventoryId) return ALLOWED;
-  if (owner !== undefined) return { allowed: false, reason: `it already exists and belongs to another inventory ('${owner}')` };
-  return adopt ? ALLOWED : { allowed: false, reason: `it already exists and no inventory owns it; apply with adoption to take it over (it would then be deleted with the environment)` };
+  const claimed = owningInventory(live);
+  if (claimed === owner.inventory && owner.listed) return ALLOWED;
+  if (claimed !== undefined && claimed !== owner.inventory) return { allowed: false, reason: `it already exists and belongs to another inventory ('${claimed}')` };
+  if (owner.adopt) return ALLOWED;
+  const reason =
+    claimed === undefined
+      ? 'it already exists and no inventory owns it'
+      : `it already exists and claims to belong to inventory '${claimed}' (its ${OWNING_INVENTORY_ANNOTATION} annotation), but that inventory does not list it: it was not made through it`;
+  return { allowed: false, reason, adoptable: true };
 }

@@ -16,8 +16,8 @@ interface InventoryPlace {
 export type ProgressStep =
   | { readonly kind: 'readInventory'; readonly inventory: InventoryPlace }
   | { readonly kind: 'readLiveObjects'; readonly count: number }
-  /** One object checked with a server-side dry run; `done` of `total`. */
-  | { readonly kind: 'dryRun'; readonly ref: ObjectRef; readonly done: number; readonly total: number }
+  /** One object checked (`done` of `total`): by a server-side dry run, refused before it (`blocked`), or left to the apply itself (`later`: its namespace is new). */
+  | { readonly kind: 'dryRun'; readonly ref: ObjectRef; readonly done: number; readonly total: number; readonly checked: 'dryRun' | 'blocked' | 'later' }
   | { readonly kind: 'createInventoryNamespace'; readonly namespace: string }
   /** The API server answered the apply of one object; `done` of `total` objects of the plan. */
   | { readonly kind: 'applied'; readonly ref: ObjectRef; readonly action: 'created' | 'updated' | 'unchanged'; readonly done: number; readonly total: number }
@@ -34,12 +34,16 @@ export type ProgressStep =
   | { readonly kind: 'fluxWatch'; readonly ref: ObjectRef; readonly revision: string }
   /** What the Flux objects say now (their own words). */
   | { readonly kind: 'fluxState'; readonly message: string }
-  | { readonly kind: 'listing'; readonly what: string };
+  | { readonly kind: 'listing'; readonly what: string }
+  /** Another run holds the lock of the environment or workspace: this one waits. */
+  | { readonly kind: 'waitLock'; readonly what: string; readonly holder: string };
 
 /** `Namespace review-42`, `RoleBinding review-42/bind-1`: an object as a person names it. */
 export function objectName(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
 }
+
+const CHECK_OUTCOME = { dryRun: 'passed a server-side dry run', blocked: 'is refused', later: 'is checked when it is applied, in its new namespace' } as const;
 
 const objects = (n: number): string => `${n} object${n === 1 ? '' : 's'}`;
 
@@ -51,7 +55,7 @@ export function describeStep(step: ProgressStep): string {
     case 'readLiveObjects':
       return `Reading ${objects(step.count)} from the cluster…`;
     case 'dryRun':
-      return `Checked ${step.done} of ${objects(step.total)} with a server-side dry run (${objectName(step.ref)})`;
+      return `Checked ${step.done} of ${objects(step.total)}: ${objectName(step.ref)} ${CHECK_OUTCOME[step.checked]}`;
     case 'createInventoryNamespace':
       return `Creating Namespace ${step.namespace} for the inventory…`;
     case 'applied':
@@ -76,6 +80,8 @@ export function describeStep(step: ProgressStep): string {
       return step.message;
     case 'listing':
       return `Listing ${step.what}…`;
+    case 'waitLock':
+      return `Waiting for ${step.holder} to finish with ${step.what}…`;
   }
 }
 

@@ -96,7 +96,7 @@ test('prepareEnvironment: built-in default template when there is no default.yam
   const env = result.environment;
   assert.equal(env.usedDefaultTemplate, true);
   assert.deepEqual(env.objects.map((o) => `${o.ref.kind}/${o.ref.name}`), [`Namespace/${slug}-42-7`, `RoleBinding/bind-7-42-${slug}`]);
-  assert.deepEqual({ name: env.inventory.name, id: env.inventory.id, namespace: env.inventory.namespace }, { name: `gitlab-env-${slug}-42-7`, id: `gitlab-env-${slug}-42-7`, namespace: 'gitlab-agent' });
+  assert.deepEqual({ name: env.inventory.name, namespace: env.inventory.namespace }, { name: `gitlab-env-${slug}-42-7`, namespace: 'gitlab-agent' });
   assert.equal(env.deleteResources, 'on_stop');
 });
 

@@ -19,14 +19,14 @@ test('the four system namespaces, the agent namespace and namespaces holding inv
 
 test('entryProblem: names that could change a request path, or that Kubernetes refuses, are refused', () => {
   for (const [entry, expected] of [
-    [sa('gitlab-agent', '..'), "its name '..' may not be '..'"],
-    [sa('gitlab-agent', '.'), "its name '.' may not be '.'"],
+    [sa('gitlab-agent', '..'), "its name '..' may not be '.' or '..'"],
+    [sa('gitlab-agent', '.'), "its name '.' may not be '.' or '..'"],
     [sa('gitlab-agent', 'a/b'), "its name 'a/b' may not contain '/'"],
     [sa('gitlab-agent', 'a%2F'), "its name 'a%2F' may not contain '%'"],
     [sa('gitlab-agent', ''), "its name '' must not be empty"],
     [sa('../x', 'deployer'), "its namespace '../x' may not contain '/'"],
     [sa('Big', 'deployer'), "its namespace 'Big' must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"],
-    [ns('..'), "its name '..' may not be '..'"],
+    [ns('..'), "its name '..' may not be '.' or '..'"],
     [{ group: 'a/b', kind: 'X', namespace: 'n', name: 'x' }, "its API group 'a/b' may not contain '/'"],
     [{ group: '', kind: 'Service/x', namespace: 'n', name: 'x' }, "its kind 'Service/x' is not a Kubernetes kind"],
   ] as const) {
@@ -61,17 +61,23 @@ test('mayDelete: protected namespaces never, even when owned; only objects our i
   assert.equal(keepReason(owned('inv', { 'cli-utils.sigs.k8s.io/on-remove': 'delete' })), undefined, 'only the keep value keeps');
 });
 
-test('mayApply: new objects and our own; others refused; unowned only with adoption; protected namespaces never, even when missing', () => {
+test('mayApply: new objects and our own (annotated and listed); others refused; unowned or unlisted only with adoption; protected namespaces never, even when missing', () => {
   const review = ns('review');
-  assert.equal(mayApply(review, undefined, 'inv', false, agent).allowed, true);
-  assert.equal(mayApply(review, owned('inv'), 'inv', false, agent).allowed, true);
-  assert.equal(mayApply(review, owned('other'), 'inv', true, agent).allowed, false, 'adoption never takes from another inventory');
-  assert.equal(mayApply(review, owned(), 'inv', false, agent).allowed, false);
-  assert.equal(mayApply(review, owned(), 'inv', true, agent).allowed, true);
-  assert.deepEqual(mayApply(ns('gitlab-agent'), undefined, 'inv', false, agent), {
+  const owner = (listed: boolean, adopt: boolean) => ({ inventory: 'inv', listed, adopt });
+  assert.equal(mayApply(review, undefined, owner(false, false), agent).allowed, true);
+  assert.equal(mayApply(review, owned('inv'), owner(true, false), agent).allowed, true);
+  assert.equal(mayApply(review, owned('other'), owner(true, true), agent).allowed, false, 'adoption never takes from another inventory');
+  assert.deepEqual(mayApply(review, owned(), owner(false, false), agent), { allowed: false, reason: 'it already exists and no inventory owns it', adoptable: true });
+  assert.equal(mayApply(review, owned(), owner(false, true), agent).allowed, true);
+  assert.deepEqual(mayApply(review, owned('inv'), owner(false, false), agent), {
+    allowed: false,
+    reason: "it already exists and claims to belong to inventory 'inv' (its config.k8s.io/owning-inventory annotation), but that inventory does not list it: it was not made through it",
+    adoptable: true,
+  });
+  assert.deepEqual(mayApply(ns('gitlab-agent'), undefined, owner(false, false), agent), {
     allowed: false,
     reason: "namespace 'gitlab-agent' is where the agent runs (and keeps its inventories): an environment never creates, adopts or owns it",
   });
-  assert.equal(mayApply(ns('kube-system'), owned(), 'inv', true, agent).allowed, false, 'adoption of a system namespace');
-  assert.equal(mayApply(ns('other-agent'), owned(), 'inv', true, { holdingInventories: new Set(['other-agent']) }).allowed, false, "adoption of another agent's namespace");
+  assert.equal(mayApply(ns('kube-system'), owned(), owner(false, true), agent).allowed, false, 'adoption of a system namespace');
+  assert.equal(mayApply(ns('other-agent'), owned(), owner(false, true), { holdingInventories: new Set(['other-agent']) }).allowed, false, "adoption of another agent's namespace");
 });

@@ -48,7 +48,6 @@ test('the inventory ConfigMap has the inventory-id label and one empty value per
     {
       name: 'inv',
       namespace: 'gitlab-agent',
-      id: 'inv',
       objects: [cases[1].ref, cases[3].ref, cases[1].ref],
     },
     { labels: { 'agent.gitlab.com/id-7': '' } },
@@ -57,7 +56,7 @@ test('the inventory ConfigMap has the inventory-id label and one empty value per
   assert.deepEqual(cm.data, { '_review-42-7__Namespace': '', 'ns_bind__view_rbac.authorization.k8s.io_RoleBinding': '' });
   assert.ok(isInventoryConfigMap(cm));
   const back = readInventoryConfigMap({ ...cm, data: { ...cm.data, 'bad_key_x_y_Kind': '' } });
-  assert.equal(back.id, 'inv');
+  assert.equal(back.name, 'inv');
   assert.deepEqual(back.objects, [cases[1].ref, cases[3].ref]);
   assert.deepEqual(back.invalidKeys.map((k) => k.key), ['bad_key_x_y_Kind']);
   assert.equal(isInventoryConfigMap({ metadata: { labels: { [INVENTORY_ID_LABEL]: '' } } }), false, 'an empty id is not an inventory');

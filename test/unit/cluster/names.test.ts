@@ -43,8 +43,8 @@ test('dnsSubdomainProblem: IsDNS1123Subdomain good values pass, bad values get a
 
 test('pathSegmentProblem: IsValidPathSegmentName (NameMayNotBe ".", ".."; NameMayNotContain "/", "%")', () => {
   const cases: Array<[string, string | undefined]> = [
-    ['.', "may not be '.'"],
-    ['..', "may not be '..'"],
+    ['.', "may not be '.' or '..'"],
+    ['..', "may not be '.' or '..'"],
     ['../kube-system', "may not contain '/'"],
     ['a%b', "may not contain '%'"],
     ['a/%b', "may not contain '/' and may not contain '%'"],
@@ -58,7 +58,7 @@ test('pathSegmentProblem: IsValidPathSegmentName (NameMayNotBe ".", ".."; NameMa
 test('the reason says what is wrong, the path-segment rule first', () => {
   const cases: Array<[(name: string) => string | undefined, string, string]> = [
     [dnsLabelProblem, '', 'must not be empty'],
-    [dnsLabelProblem, '..', "may not be '..'"],
+    [dnsLabelProblem, '..', "may not be '.' or '..'"],
     [dnsLabelProblem, '../kube-system', "may not contain '/'"],
     [dnsLabelProblem, 'a'.repeat(64), 'must be no more than 63 characters (is 64)'],
     [dnsLabelProblem, 'Review', "must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"],

@@ -95,7 +95,7 @@ describe('Go templates past the bounds: a limit of this tool, not a Go syntax er
   }
 });
 
-describe('rendering that would never end stops at the budget, once for all scenarios', () => {
+describe('rendering that would never end stops at the budget: an error once, as `agentcfg render` fails on it', () => {
   const config = parseYaml('ci_access:\n  projects:\n    - id: a/b\n      access_as: {ci_job: {}}\n      resource_management: {enabled: true}\n');
   // The action in a YAML comment: GitLab renders the raw text, comments included.
   const render = (action: string) =>
@@ -108,10 +108,24 @@ describe('rendering that would never end stops at the budget, once for all scena
   ];
   for (const c of cases) {
     test(c.name, () => {
-      const stopped = render(c.action).filter((d) => d.code === 'crossFile.renderStopped');
-      assert.equal(stopped.length, 1);
-      assert.match(stopped[0].message, c.cause);
-      assert.equal(stopped[0].range.start.line, 0);
+      const diagnostics = render(c.action);
+      const failed = diagnostics.filter((d) => d.code === 'crossFile.renderFailed');
+      assert.equal(failed.length, 1, JSON.stringify(diagnostics.map((d) => d.code)));
+      assert.equal(failed[0].severity, 'error');
+      assert.match(failed[0].message, c.cause);
+      assert.equal(failed[0].range.start.line, 0);
+      assert.ok(!diagnostics.some((d) => d.code === 'crossFile.renderStopped'));
     });
   }
+
+  test('a budget spent by many renderings together, each fine alone, is a warning: the rest is not checked', () => {
+    const projects = Array.from({ length: 20 }, (_, i) => `    - id: g/p${i}\n      access_as: {ci_job: {}}\n      resource_management: {enabled: true}\n`).join('');
+    const many = parseYaml(`ci_access:\n  projects:\n${projects}`);
+    const diagnostics = templateCrossFileDiagnostics({ config: many, templateText: `# {{ range $i := 40000 }}x{{ end }}\n${template('x')}`, agentName: 'a', scenarios: presetScenarios('main'), defaultBranch: 'main' });
+    const stopped = diagnostics.filter((d) => d.code === 'crossFile.renderStopped');
+    assert.equal(stopped.length, 1, JSON.stringify(diagnostics.map((d) => d.code)));
+    assert.equal(stopped[0].severity, 'warning');
+    assert.match(stopped[0].message, /^Not checked for every scenario: rendering takes more than 1,000,000 steps/);
+    assert.ok(!diagnostics.some((d) => d.code === 'crossFile.renderFailed'));
+  });
 });

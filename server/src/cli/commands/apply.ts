@@ -4,7 +4,8 @@
  * `--dry-run`) nobody reads a preview: the plan reads and guards without dry-running, and the apply
  * itself says what changed.
  */
-import { executeApply } from '../../cluster/apply/execute';
+import { applyLockSubject, executeApply } from '../../cluster/apply/execute';
+import type { HeldLock } from '../../cluster/operationLock';
 import { conflictsOf, isNoop, planApply, type ApplyPlan } from '../../cluster/apply/plan';
 import { describeForbidden } from '../../cluster/kube/forbidden';
 import { formatRef } from '../../cluster/kube/objectRef';
@@ -12,7 +13,7 @@ import { describeOutcome, isFailure } from '../../cluster/kube/outcome';
 import { CLI_ADVICE } from '../../cluster/kube/advice';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../io';
-import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
+import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession, withPlanLock, type ClusterRun } from '../clusterOptions';
 import { observeApply } from '../progressLedgers';
 import { diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
 import { CLUSTER_COMMAND_SUMMARIES } from './clusterSummaries';
@@ -86,18 +87,22 @@ export const applyCommand: CliCommand = {
       else io.err(diagnosticLines(prepared.templateFile, prepared.errors));
       return 1;
     }
+    const environment = prepared.environment;
     // Nobody reviews the plan of `--yes` without `--dry-run`: no dry-run in it (the apply is the server's verdict).
     const preview = !args.flags.has('yes') || args.flags.has('dry-run');
-    return withClusterSession(args, io, format, 'apply', async (run) => {
+    const dryRun = args.flags.has('dry-run');
+    return withClusterSession(args, io, format, 'apply', (run) => (dryRun ? applyRun(run, undefined) : withPlanLock(run, applyLockSubject(environment), 'apply', timeoutMs, (lock) => applyRun(run, lock))));
+
+    async function applyRun(run: ClusterRun, heldLock: HeldLock | undefined): Promise<number> {
       const { session, signal, progress } = run;
-      const planned = await planApply(session, prepared.environment, { progress, signal, adopt: args.flags.has('adopt'), preview });
+      const planned = await planApply(session, environment, { progress, signal, adopt: args.flags.has('adopt'), preview });
       if (isFailure(planned)) return run.fail(planned);
       const plan = planned.value;
       const force = args.flags.has('force-conflicts');
       const blocked = plan.blocked.length > 0;
       const conflicted = conflictsOf(plan).length > 0 && !force;
       if (format === 'text') io.out(planText(plan));
-      if (args.flags.has('dry-run') || blocked || conflicted) {
+      if (dryRun || blocked || conflicted) {
         if (format === 'json') io.out(JSON.stringify({ ok: !blocked && !conflicted, dryRun: true, plan: planJson(plan), requests: session.requests.snapshot() }) + '\n');
         else if (conflicted) io.err('Not applied: fields are owned by other field managers (see CONFLICT). Run again with --force-conflicts to take them over.\n');
         else if (blocked) io.err('Not applied: the plan is blocked (see BLOCKED); nothing was changed.\n');
@@ -114,13 +119,13 @@ export const applyCommand: CliCommand = {
         io.err(answer === 'noTerminal' ? 'Not applied: no terminal to confirm on; pass --yes to apply without asking.\n' : 'Not applied.\n');
         return 1;
       }
-      const result = await executeApply(session, plan, { force, progress, signal, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
+      const result = await executeApply(session, plan, { force, progress, signal, heldLock, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return run.fail(result);
       const r = result.value;
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson(plan), result: r, requests: session.requests.snapshot() }) + '\n');
       else if (!r.changed) io.out('Nothing to do: the cluster already matches the template.\n');
       else io.out(`Applied: ${r.applied.filter((a) => a.action !== 'unchanged').length} changed, ${r.applied.filter((a) => a.action === 'unchanged').length} unchanged, ${r.pruned.length} pruned; all ready. Inventory ${r.inventory.namespace}/${r.inventory.name}.\n`);
       return 0;
-    });
+    }
   },
 };

@@ -1,11 +1,12 @@
 /** `agentcfg destroy`: delete an environment's resources from its inventory (`delete_resources: on_stop`). */
 import { describeDestroyPlan, planDestroy } from '../../cluster/destroy/plan';
-import { executeDestroy } from '../../cluster/destroy/execute';
+import { destroyLockSubject, executeDestroy } from '../../cluster/destroy/execute';
+import type { HeldLock } from '../../cluster/operationLock';
 import { DEFAULT_AGENT_NAMESPACE } from '../../cluster/apply/gitlabMetadata';
 import { isFailure } from '../../cluster/kube/outcome';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
-import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession } from '../clusterOptions';
+import { askYesNo, CLUSTER_VALUES, outputFormat, timeoutOption, withClusterSession, withPlanLock, type ClusterRun } from '../clusterOptions';
 import { nameOption } from '../options';
 import { observeDestroy } from '../progressLedgers';
 import { checkEnvironmentOptions, diagnosticLines, ENVIRONMENT_USAGE, ENVIRONMENT_VALUES, environmentFromArgs } from './environmentArgs';
@@ -45,7 +46,11 @@ export const destroyCommand: CliCommand = {
     }
     // Nobody reviews the plan of `--yes` without `--dry-run`: no dry-run deletes (the delete is the server's verdict); every guard still runs.
     const preview = !args.flags.has('yes') || args.flags.has('dry-run');
-    return withClusterSession(args, io, format, 'destroy', async (run) => {
+    const dryRun = args.flags.has('dry-run');
+    const subject = destroyLockSubject({ inventory });
+    return withClusterSession(args, io, format, 'destroy', (run) => (dryRun ? destroyRun(run, undefined) : withPlanLock(run, subject, 'destroy', timeoutMs, (lock) => destroyRun(run, lock))));
+
+    async function destroyRun(run: ClusterRun, heldLock: HeldLock | undefined): Promise<number> {
       const { session, signal, progress } = run;
       const planned = await planDestroy(session, { inventory, ...(deleteResources ? { deleteResources } : {}) }, { progress, signal, preview });
       if (isFailure(planned)) return run.fail(planned);
@@ -59,8 +64,8 @@ export const destroyCommand: CliCommand = {
         blocked: plan.blocked,
         alsoDeleted: plan.cascades.map((c) => ({ namespace: c.namespace, objects: c.objects, unlisted: c.unlisted })),
       };
-      if (format === 'text') io.out(`Context ${plan.context} (${plan.server})\n${describeDestroyPlan(plan).map((l) => `  ${l}`).join('\n')}\n`);
-      if (args.flags.has('dry-run') || plan.blocked.length > 0 || !plan.inventoryExists) {
+      if (format === 'text') io.out(`Context ${plan.context} (${plan.server})\n${describeDestroyPlan(plan, { deleteOthers: args.flags.has('delete-others') }).map((l) => `  ${l}`).join('\n')}\n`);
+      if (dryRun || plan.blocked.length > 0 || !plan.inventoryExists) {
         if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null, requests: session.requests.snapshot() }) + '\n');
         return plan.blocked.length > 0 ? 1 : 0;
       }
@@ -72,11 +77,11 @@ export const destroyCommand: CliCommand = {
           return 1;
         }
       }
-      const result = await executeDestroy(session, plan, { progress, signal, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
+      const result = await executeDestroy(session, plan, { progress, signal, heldLock, deleteOthers: args.flags.has('delete-others'), ...(timeoutMs ? { timeoutMs } : {}) });
       if (isFailure(result)) return run.fail(result);
       if (format === 'json') io.out(JSON.stringify({ ok: true, dryRun: false, plan: planJson, result: result.value, requests: session.requests.snapshot() }) + '\n');
       else io.out(`Deleted ${result.value.deleted.length} objects and the inventory${result.value.skipped.length ? `; ${result.value.skipped.length} left alone (see skip)` : ''}.\n`);
       return 0;
-    });
+    }
   },
 };

@@ -73,7 +73,7 @@ export function prepareEnvironment(input: EnvironmentInput): PrepareResult {
       rendered,
       objects,
       problems,
-      inventory: { name, id: name, namespace: input.agentNamespace ?? DEFAULT_AGENT_NAMESPACE, objects: objects.map((o) => o.ref) },
+      inventory: { name, namespace: input.agentNamespace ?? DEFAULT_AGENT_NAMESPACE, objects: objects.map((o) => o.ref) },
       inventoryLabels: gitlabLabels(data),
       inventoryAnnotations: { ...gitlabAnnotations(data, templateName), [DELETE_RESOURCES_ANNOTATION]: deleteResources },
       deleteResources,

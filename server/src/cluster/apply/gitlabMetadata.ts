@@ -55,7 +55,15 @@ export const DELETE_RESOURCES_ANNOTATION = 'gitlab-agent-config/delete-resources
 /** The namespace the agent runs in, where inventories go unless told otherwise (our choice). */
 export const DEFAULT_AGENT_NAMESPACE = 'gitlab-agent';
 
+/** How every environment inventory's name starts. */
+export const ENVIRONMENT_INVENTORY_PREFIX = 'gitlab-env-';
+
 /** Name (and id) of an environment's inventory ConfigMap: `gitlab-env-<slug>-<project_id>-<agent_id>` (our choice: GitLab does not document its name). */
 export function environmentInventoryName(data: EnvironmentTemplateData): string {
-  return `gitlab-env-${environmentKey(data)}`;
+  return `${ENVIRONMENT_INVENTORY_PREFIX}${environmentKey(data)}`;
+}
+
+/** Whether an inventory name is an environment's ({@link environmentInventoryName}): environment commands touch no other. */
+export function isEnvironmentInventoryName(name: string): boolean {
+  return name.startsWith(ENVIRONMENT_INVENTORY_PREFIX) && name.length > ENVIRONMENT_INVENTORY_PREFIX.length;
 }

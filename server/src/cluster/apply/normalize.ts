@@ -33,3 +33,14 @@ function sortKeys(value: unknown): unknown {
 export function comparableYaml(object: KubernetesObject | undefined): string {
   return object ? stringify(sortKeys(withoutNoise(object)), { lineWidth: 0 }) : '';
 }
+
+/**
+ * What a person confirmed about a live object when they accepted a plan: everything but its status
+ * and the server's bookkeeping, as one comparable string. A controller updating status between the
+ * plan and the execution changes nothing a person decided on; a changed spec, label or annotation does.
+ */
+export function confirmedContent(object: KubernetesObject): string {
+  const plain = withoutNoise(object);
+  delete plain.status;
+  return JSON.stringify(sortKeys(plain));
+}

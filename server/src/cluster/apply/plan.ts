@@ -18,6 +18,7 @@ import { isGlobalFailure, namespaceContents, namespacesHoldingInventories, planP
 import { readinessOf } from '../readiness';
 import type { ParsedInventory } from '../inventory/configMap';
 import type { OperationOptions } from '../progress';
+import type { InventoryVersion } from '../sincePlan';
 import { reportStep } from '../progressSteps';
 import type { PreparedEnvironment } from './environment';
 import { unifiedDiff } from './diff';
@@ -62,6 +63,8 @@ export interface ApplyPlan {
   readonly previewed: boolean;
   /** Objects already in the inventory before this apply; undefined when there is no inventory yet. */
   readonly previousInventory: readonly InventoryRef[] | undefined;
+  /** The inventory ConfigMap as read (undefined when there is none): the execution writes it only while it is still this one. */
+  readonly inventoryVersion?: InventoryVersion;
   /** The stored inventory lacks labels or annotations this apply records on it (e.g. a changed `delete_resources`). */
   readonly inventoryMetadataChanged: boolean;
   /** The agent namespace (inventory home) does not exist and will be created. */
@@ -155,14 +158,19 @@ interface ObjectContext {
   readonly preview: boolean;
   readonly batch: LiveObjects;
   readonly protection: NamespaceProtection;
+  /** refKeys the stored inventory lists: only these can be the environment's already. */
+  readonly listed: ReadonlySet<string>;
 }
 
 async function planObject(session: ClusterSession, index: number, c: ObjectContext): Promise<PlannedObject | ClusterFailure> {
   const { ref, tier, manifest } = c.env.objects[index];
   const live = await liveRead(session, c.batch, ref);
   if (isFailure(live)) return live;
-  const guard = mayApply(ref, live.value, c.env.inventory.id, c.adopt, c.protection);
-  if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}` };
+  const guard = mayApply(ref, live.value, { inventory: c.env.inventory.name, listed: c.listed.has(refKey(ref)), adopt: c.adopt }, c.protection);
+  if (!guard.allowed) {
+    const hint = 'adoptable' in guard ? '; apply with adoption to take it over (it would then be deleted with the environment)' : '';
+    return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}${hint}` };
+  }
   if (!c.preview) {
     // Nobody reviews this plan: the apply is the server's verdict, and the diff would go unread.
     return { ref, tier, action: live.value === undefined ? 'create' : 'update', manifest, ...(live.value ? { live: live.value } : {}), liveYaml: '', proposedYaml: '', diff: '', validated: false };
@@ -244,20 +252,25 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
   const batch = await readLiveObjects(session, env.objects.map((o) => o.ref), concurrency);
   // A namespace that holds any other inventory (another environment's or agent's) is never ours.
   // Only existing namespaces not ours yet are asked: a missing one holds nothing, ours we created.
+  const listed = new Set((previous ?? []).map(refKey));
+  const ours = (ref: ObjectRef, live: KubernetesObject): boolean => owningInventory(live) === env.inventory.name && listed.has(refKey(ref));
   const toAdopt = namespaceIndexes.map((i) => env.objects[i].ref).filter((ref) => {
     const live = batch.get(refKey(ref));
-    return live?.type === 'ok' && live.value !== undefined && owningInventory(live.value) !== env.inventory.id;
+    return live?.type === 'ok' && live.value !== undefined && !ours(ref, live.value);
   });
   const holding = await namespacesHoldingInventories(session, toAdopt.map((ref) => ref.name), env.inventory);
   if (isFailure(holding)) return holding;
   const protection: NamespaceProtection = { agentNamespace: env.inventory.namespace, holdingInventories: holding.value };
-  const context: ObjectContext = { env, newNamespaces, adopt: options.adopt ?? false, preview, batch, protection };
+  const context: ObjectContext = { env, newNamespaces, adopt: options.adopt ?? false, preview, batch, protection, listed };
   for (const indexes of [namespaceIndexes, otherIndexes]) {
     const results = await mapBounded(indexes, concurrency, async (i) => {
       if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' } as ClusterFailure;
       const result = await planObject(session, i, context);
       // Without a preview each object is only checked against what was read: nothing to report.
-      if (preview) reportStep(progress, { kind: 'dryRun', ref: env.objects[i].ref, done: ++done, total: env.objects.length }, Math.round((done * 100) / Math.max(1, env.objects.length)));
+      if (preview) {
+        const checked = 'type' in result ? 'blocked' : result.validated ? 'dryRun' : 'later';
+        reportStep(progress, { kind: 'dryRun', ref: env.objects[i].ref, done: ++done, total: env.objects.length, checked }, Math.round((done * 100) / Math.max(1, env.objects.length)));
+      }
       return result;
     });
     for (const r of results) {
@@ -273,12 +286,12 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
 
   const desiredKeys = new Set(env.objects.map((o) => refKey(o.ref)));
   const stale = (previous ?? []).filter((r) => !desiredKeys.has(refKey(r)));
-  const pruned = await planPrune(session, stale, { inventoryId: env.inventory.id, inventory: env.inventory, agentNamespace: env.inventory.namespace, dryRunFirst: preview, verb: 'pruned', ours: desiredKeys }, options);
+  const pruned = await planPrune(session, stale, { inventory: env.inventory, agentNamespace: env.inventory.namespace, templateKindsOnly: true, dryRunFirst: preview, verb: 'pruned', ours: desiredKeys }, options);
   if (isFailure(pruned)) return pruned;
   blocked.push(...pruned.value.blocked);
   // Adopting a namespace makes its later deletion ours: say what else it holds.
   const adoptions: NamespaceContents[] = [];
-  for (const adopted of planned.filter((p) => p.ref.kind === 'Namespace' && p.ref.group === '' && p.live && owningInventory(p.live) !== env.inventory.id)) {
+  for (const adopted of planned.filter((p) => p.ref.kind === 'Namespace' && p.ref.group === '' && p.live && !ours(p.ref, p.live))) {
     const contents = await namespaceContents(session, adopted.ref.name, desiredKeys);
     if (isFailure(contents)) return contents;
     adoptions.push(contents.value);
@@ -291,6 +304,7 @@ export async function planApply(session: ClusterSession, env: PreparedEnvironmen
     environment: env,
     previewed: preview,
     previousInventory: previous,
+    ...(!isFailure(stored) && stored.value ? { inventoryVersion: { uid: stored.value.uid, resourceVersion: stored.value.resourceVersion } } : {}),
     inventoryMetadataChanged,
     createsInventoryNamespace,
     objects: planned,

@@ -3,7 +3,8 @@
  * objects its inventory lists, each checked by the guards against its live copy, each deletion
  * dry-run first when a person reviews the plan. `never` refuses with GitLab's reason.
  */
-import { DELETE_RESOURCES_ANNOTATION } from '../apply/gitlabMetadata';
+import { DELETE_RESOURCES_ANNOTATION, ENVIRONMENT_INVENTORY_PREFIX, isEnvironmentInventoryName } from '../apply/gitlabMetadata';
+import { workspaceOfInventory } from '../workspace/names';
 import { formatRef } from '../kube/objectRef';
 import { isFailure, ok, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
@@ -11,6 +12,7 @@ import type { InventoryRef } from '../inventory/objMetadata';
 import { inventoryRef, readInventory } from '../inventory/store';
 import { planPrune, type NamespaceContents, type PlannedDeletion, type SkippedEntry } from '../prune/index';
 import type { OperationOptions } from '../progress';
+import type { InventoryVersion } from '../sincePlan';
 import { reportStep } from '../progressSteps';
 
 /** Which environment to delete. */
@@ -39,7 +41,7 @@ export interface DestroyPlanOptions extends OperationOptions {
 export interface DestroyPlan {
   readonly context: string;
   readonly server: string;
-  readonly inventory: { readonly name: string; readonly namespace: string; readonly id: string };
+  readonly inventory: { readonly name: string; readonly namespace: string };
   /** False when there is no inventory: nothing to do (never applied, or already destroyed). */
   readonly inventoryExists: boolean;
   /** Every object the inventory lists. */
@@ -51,6 +53,10 @@ export interface DestroyPlan {
   readonly blocked: readonly ClusterFailure[];
   /** For each namespace to delete: the other objects it holds, which go with it (deleted only when confirmed). */
   readonly cascades: readonly NamespaceContents[];
+  /** refKeys of what the destroy deletes: not "other objects" of a namespace it deletes. */
+  readonly ours: ReadonlySet<string>;
+  /** The inventory ConfigMap as read: the execution deletes it only while it is still this one. */
+  readonly inventoryVersion?: InventoryVersion;
 }
 
 /** GitLab keeps the objects of an environment whose template says `delete_resources: never`. */
@@ -62,16 +68,24 @@ export function deletionRefusal(deleteResources: string | undefined): string | u
   return `the template's \`delete_resources: ${deleteResources}\` is not a value GitLab knows (on_stop, never); nothing is deleted.`;
 }
 
+/** Environment commands touch only environment inventories (a workspace's is terminated, never destroyed as an environment). */
+function notEnvironmentInventory(name: string): string | undefined {
+  if (isEnvironmentInventoryName(name)) return undefined;
+  const workspace = workspaceOfInventory(name);
+  if (workspace !== undefined) return `${name} is workspace ${workspace}'s inventory, not an environment's; nothing is deleted. Terminate the workspace instead.`;
+  return `${name} is not an environment's inventory (those are named ${ENVIRONMENT_INVENTORY_PREFIX}<environment slug>-<project id>-<agent id>); nothing is deleted.`;
+}
+
 /** Reads the inventory and every object it lists; changes nothing. */
 export async function planDestroy(session: ClusterSession, input: DestroyInput, options: DestroyPlanOptions = {}): Promise<ClusterOutcome<DestroyPlan>> {
-  const refusal = deletionRefusal(input.deleteResources);
+  const refusal = deletionRefusal(input.deleteResources) ?? notEnvironmentInventory(input.inventory.name);
   if (refusal) return { type: 'refused', ref: inventoryRef(input.inventory), message: refusal };
   reportStep(options.progress, { kind: 'readInventory', inventory: input.inventory });
   const stored = await readInventory(session, input.inventory);
   if (isFailure(stored)) return stored;
   const base = { context: session.context, server: session.server };
   if (!stored.value) {
-    return ok({ ...base, inventory: { ...input.inventory, id: input.inventory.name }, inventoryExists: false, tracked: [], deletions: [], skipped: [], blocked: [], cascades: [] });
+    return ok({ ...base, inventory: input.inventory, inventoryExists: false, tracked: [], deletions: [], skipped: [], blocked: [], cascades: [], ours: new Set() });
   }
   const inventory = stored.value;
   const recordedRefusal = deletionRefusal(inventory.annotations[DELETE_RESOURCES_ANNOTATION]);
@@ -84,34 +98,40 @@ export async function planDestroy(session: ClusterSession, input: DestroyInput, 
   const pruned = await planPrune(
     session,
     inventory.objects,
-    { inventoryId: inventory.id, inventory: input.inventory, agentNamespace: input.inventory.namespace, dryRunFirst: options.preview ?? true, verb: 'deleted' },
+    { inventory: input.inventory, agentNamespace: input.inventory.namespace, templateKindsOnly: true, dryRunFirst: options.preview ?? true, verb: 'deleted' },
     options,
   );
   if (isFailure(pruned)) return pruned;
-  const { deletions, skipped, cascades } = pruned.value;
+  const { deletions, skipped, cascades, ours } = pruned.value;
   return ok({
     ...base,
-    inventory: { name: inventory.name, namespace: inventory.namespace, id: inventory.id },
+    inventory: { name: inventory.name, namespace: inventory.namespace },
     inventoryExists: true,
     tracked: inventory.objects,
     deletions,
     skipped,
     blocked: [...blocked, ...pruned.value.blocked],
     cascades,
+    ours,
+    inventoryVersion: { uid: inventory.uid, resourceVersion: inventory.resourceVersion },
   });
 }
 
-/** The plan as text lines (for the CLI and logs). */
-export function describeDestroyPlan(plan: DestroyPlan): string[] {
+/** The plan as text lines (for the CLI and logs), ending with the verdict; `deleteOthers`: the person confirmed the cascades. */
+export function describeDestroyPlan(plan: DestroyPlan, options: { deleteOthers?: boolean } = {}): string[] {
   if (!plan.inventoryExists) return [`No inventory ${plan.inventory.namespace}/${plan.inventory.name}: nothing to delete.`];
-  return [
+  const lines = [
     ...plan.deletions.map((d) => `delete  ${formatRef(d.ref)}`),
     ...plan.skipped.map((s) => `skip    ${formatRef({ ...s.ref, version: '*' })}: ${s.reason}`),
     ...plan.blocked.map((b) => `blocked ${b.ref ? `${formatRef(b.ref)}: ` : ''}${b.message}`),
     ...plan.cascades.flatMap((c) => [
-      ...c.objects.map((o) => `also    ${formatRef(o)} (not created by this environment: goes with namespace '${c.namespace}'; needs --delete-others)`),
+      ...c.objects.map((o) => `also    ${formatRef(o)} (not created by this environment: goes with namespace '${c.namespace}'; ${options.deleteOthers ? 'confirmed' : 'needs --delete-others'})`),
       ...c.unlisted.map((u) => `unknown ${u} in namespace '${c.namespace}': cannot list what goes with the namespace`),
     ]),
-    `delete  inventory ConfigMap ${plan.inventory.namespace}/${plan.inventory.name}`,
   ];
+  if (plan.blocked.length > 0) {
+    const count = plan.blocked.length;
+    return [...lines, `Nothing will be deleted: ${count} problem${count === 1 ? ' blocks' : 's block'} the deletion (see blocked).`];
+  }
+  return [...lines, `delete  inventory ConfigMap ${plan.inventory.namespace}/${plan.inventory.name}`];
 }

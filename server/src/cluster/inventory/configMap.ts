@@ -1,6 +1,8 @@
 /**
  * The cli-utils inventory ConfigMap (docs/gitlab-behaviour.md#inventories), pure: build one from a set of objects, read one
- * back. GitLab sets the inventory id equal to the ConfigMap's name; so do we.
+ * back. GitLab sets the inventory id equal to the ConfigMap's name; so do we, and an inventory whose
+ * id label says otherwise is taken as tampered with ({@link tamperedIdReason}): an inventory is its
+ * ConfigMap, and a label anyone can edit must not make it speak for another.
  */
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { refKey } from '../kube/objectRef';
@@ -11,12 +13,10 @@ export const INVENTORY_ID_LABEL = 'cli-utils.sigs.k8s.io/inventory-id';
 /** Annotation on every managed object: the id of the inventory that owns it. */
 export const OWNING_INVENTORY_ANNOTATION = 'config.k8s.io/owning-inventory';
 
-/** Where an inventory lives and what it tracks. */
+/** Where an inventory lives and what it tracks; its id is its name (as GitLab sets it). */
 export interface Inventory {
   readonly name: string;
   readonly namespace: string;
-  /** The inventory id (= name, as GitLab does). */
-  readonly id: string;
   readonly objects: readonly InventoryRef[];
 }
 
@@ -26,11 +26,26 @@ export interface ParsedInventory extends Inventory {
   /** Labels and annotations besides the inventory label (e.g. GitLab's labels, docs/gitlab-behaviour.md#managed-object-labels-and-annotation). */
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
+  /** The ConfigMap's uid and resourceVersion when read: what a later write or delete must still find. */
+  readonly uid?: string;
+  readonly resourceVersion?: string;
 }
 
 /** Whether a ConfigMap is an inventory: non-empty inventory-id label (docs/gitlab-behaviour.md#inventories). */
 export function isInventoryConfigMap(cm: Pick<V1ConfigMap, 'metadata'>): boolean {
   return (cm.metadata?.labels?.[INVENTORY_ID_LABEL] ?? '') !== '';
+}
+
+/**
+ * Why this inventory ConfigMap cannot be trusted (undefined when it can): its id label names
+ * another inventory than itself. Objects are owned by id, so such a ConfigMap would let one
+ * environment's or workspace's inventory delete or take over another's objects.
+ */
+export function tamperedIdReason(cm: Pick<V1ConfigMap, 'metadata'>): string | undefined {
+  const name = cm.metadata?.name ?? '';
+  const id = cm.metadata?.labels?.[INVENTORY_ID_LABEL] ?? '';
+  if (id === name) return undefined;
+  return `inventory ${cm.metadata?.namespace ? `${cm.metadata.namespace}/` : ''}${name} has been tampered with: its ${INVENTORY_ID_LABEL} label says '${id}', but an inventory's id is its own name (GitLab and this tool always set both alike). Nothing is done through it; if it is yours, set the label back to '${name}'.`;
 }
 
 /** Objects in a stable order, duplicates removed. */
@@ -56,7 +71,7 @@ export function buildInventoryConfigMap(
     metadata: {
       name: inventory.name,
       namespace: inventory.namespace,
-      labels: { ...extra.labels, [INVENTORY_ID_LABEL]: inventory.id },
+      labels: { ...extra.labels, [INVENTORY_ID_LABEL]: inventory.name },
       ...(extra.annotations && Object.keys(extra.annotations).length > 0 ? { annotations: { ...extra.annotations } } : {}),
     },
     data,
@@ -73,15 +88,15 @@ export function readInventoryConfigMap(cm: V1ConfigMap): ParsedInventory {
     else invalidKeys.push({ key, message: parsed.message });
   }
   const labels = { ...(cm.metadata?.labels ?? {}) };
-  const id = labels[INVENTORY_ID_LABEL] ?? '';
   delete labels[INVENTORY_ID_LABEL];
   return {
     name: cm.metadata?.name ?? '',
     namespace: cm.metadata?.namespace ?? '',
-    id,
     objects: uniqueRefs(objects),
     invalidKeys,
     labels,
     annotations: { ...(cm.metadata?.annotations ?? {}) },
+    ...(cm.metadata?.uid ? { uid: cm.metadata.uid } : {}),
+    ...(cm.metadata?.resourceVersion ? { resourceVersion: cm.metadata.resourceVersion } : {}),
   };
 }

@@ -6,6 +6,7 @@ export {
   buildInventoryConfigMap,
   isInventoryConfigMap,
   readInventoryConfigMap,
+  tamperedIdReason,
   uniqueRefs,
   type Inventory,
   type ParsedInventory,

@@ -3,7 +3,7 @@ import { PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/c
 import type { ObjectRef } from '../kube/objectRef';
 import { ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
-import { buildInventoryConfigMap, isInventoryConfigMap, readInventoryConfigMap, type Inventory, type ParsedInventory } from './configMap';
+import { buildInventoryConfigMap, isInventoryConfigMap, readInventoryConfigMap, tamperedIdReason, type Inventory, type ParsedInventory } from './configMap';
 
 /** The ConfigMap ref of an inventory. */
 export function inventoryRef(inventory: Pick<Inventory, 'name' | 'namespace'>): ObjectRef {
@@ -12,7 +12,8 @@ export function inventoryRef(inventory: Pick<Inventory, 'name' | 'namespace'>): 
 
 /**
  * Reads an inventory; ok(undefined) when the ConfigMap does not exist. A ConfigMap of that name that
- * is not an inventory is refused (we would otherwise adopt someone else's data).
+ * is not an inventory is refused (we would otherwise adopt someone else's data), and so is one whose
+ * id label is not its name (tampered with: it would speak for another inventory).
  */
 export async function readInventory(session: ClusterSession, where: Pick<Inventory, 'name' | 'namespace'>): Promise<ClusterOutcome<ParsedInventory | undefined>> {
   const ref = inventoryRef(where);
@@ -21,6 +22,8 @@ export async function readInventory(session: ClusterSession, where: Pick<Invento
     if (!isInventoryConfigMap(cm)) {
       return { type: 'refused', ref, message: 'this ConfigMap exists but is not a cli-utils inventory (no cli-utils.sigs.k8s.io/inventory-id label); choose another inventory name' };
     }
+    const tampered = tamperedIdReason(cm);
+    if (tampered) return { type: 'refused', ref, message: tampered };
     return ok(readInventoryConfigMap(cm));
   } catch (err) {
     const failure = outcomeFromError(err, ref);
@@ -28,13 +31,19 @@ export async function readInventory(session: ClusterSession, where: Pick<Invento
   }
 }
 
-/** Writes (server-side applies) an inventory ConfigMap listing exactly these objects. */
+/**
+ * Writes (server-side applies) an inventory ConfigMap listing exactly these objects. `expected`: the
+ * resourceVersion it must still have (`CREATE_ONLY` of kube/preconditions.ts when it must not exist yet); another write
+ * since is a `conflict`.
+ */
 export async function writeInventory(
   session: ClusterSession,
   inventory: Inventory,
   extra: { labels?: Readonly<Record<string, string>>; annotations?: Readonly<Record<string, string>> } = {},
+  expected?: string,
 ): Promise<ClusterOutcome<V1ConfigMap>> {
   const body = buildInventoryConfigMap(inventory, extra);
+  if (expected !== undefined) body.metadata = { ...body.metadata, resourceVersion: expected };
   try {
     // force: the inventory is ours alone; a stale manager must not block recording what exists.
     const written = (await session.objects.patch(body, undefined, undefined, session.fieldManager, true, PatchStrategy.ServerSideApply)) as V1ConfigMap;
@@ -44,7 +53,12 @@ export async function writeInventory(
     const stray = Object.keys(written.data ?? {}).filter((key) => !wanted.has(key));
     if (stray.length === 0) return ok(written);
     const cleaned = await session.core.patchNamespacedConfigMap(
-      { name: inventory.name, namespace: inventory.namespace, fieldManager: session.fieldManager, body: { data: Object.fromEntries(stray.map((key) => [key, null])) } },
+      {
+        name: inventory.name,
+        namespace: inventory.namespace,
+        fieldManager: session.fieldManager,
+        body: { metadata: { resourceVersion: written.metadata?.resourceVersion }, data: Object.fromEntries(stray.map((key) => [key, null])) },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     return ok(cleaned);
@@ -53,10 +67,13 @@ export async function writeInventory(
   }
 }
 
-/** Deletes an inventory ConfigMap; already gone is success. */
-export async function deleteInventory(session: ClusterSession, where: Pick<Inventory, 'name' | 'namespace'>): Promise<ClusterOutcome<void>> {
+/**
+ * Deletes an inventory ConfigMap; already gone is success. With `expected`, only while it is still
+ * that version (another write since is a `conflict`).
+ */
+export async function deleteInventory(session: ClusterSession, where: Pick<Inventory, 'name' | 'namespace'>, expected?: { uid?: string; resourceVersion?: string }): Promise<ClusterOutcome<void>> {
   try {
-    await session.core.deleteNamespacedConfigMap({ name: where.name, namespace: where.namespace });
+    await session.core.deleteNamespacedConfigMap({ name: where.name, namespace: where.namespace, ...(expected ? { body: { preconditions: expected } } : {}) });
     return ok(undefined);
   } catch (err) {
     const failure = outcomeFromError(err, inventoryRef(where));

@@ -21,7 +21,7 @@ const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_LABEL_FORMAT}(\\.${DNS1123_LABE
  * undefined when it may.
  */
 export function pathSegmentProblem(name: string): string | undefined {
-  if (name === '.' || name === '..') return `may not be '${name}'`;
+  if (name === '.' || name === '..') return "may not be '.' or '..'";
   const contained = ['/', '%'].filter((character) => name.includes(character));
   if (contained.length > 0) return contained.map((character) => `may not contain '${character}'`).join(' and ');
   return undefined;

@@ -5,8 +5,9 @@
  * must confirm — what else goes.
  *
  * Left out, because Kubernetes makes and removes them itself: Events, the `default`
- * ServiceAccount, the `kube-root-ca.crt` ConfigMap, and objects with an owner reference (they go
- * with their owner, which is listed when it is not ours).
+ * ServiceAccount, the `kube-root-ca.crt` ConfigMap, the Endpoints the endpoints controller keeps for
+ * a Service, and objects with an owner reference (they go with their owner, which is listed when it
+ * is not ours).
  */
 import type { KubernetesObject, V1APIResource } from '@kubernetes/client-node';
 import { ApisApi } from '@kubernetes/client-node';
@@ -45,7 +46,11 @@ async function namespacedKinds(session: ClusterSession): Promise<ClusterOutcome<
   }
 }
 
+/** The endpoints controller marks the Endpoints it keeps for a Service so that they are not mirrored. */
+const CONTROLLER_ENDPOINTS_LABEL = 'endpointslice.kubernetes.io/skip-mirror';
+
 function isKubernetesMade(ref: ObjectRef, live: KubernetesObject): boolean {
+  if (ref.group === '' && ref.kind === 'Endpoints' && live.metadata?.labels?.[CONTROLLER_ENDPOINTS_LABEL] === 'true') return true;
   return KUBERNETES_MADE.has(`${ref.group}/${ref.kind}/${ref.name}`) || (live.metadata?.ownerReferences?.length ?? 0) > 0;
 }
 

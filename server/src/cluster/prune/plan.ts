@@ -3,7 +3,8 @@
  * and workspace pruning and termination: from inventory entries to the objects that will be
  * deleted, each passed through the same filters, as cli-utils' prune filters do:
  * 1. the entry names a valid object (no name can change a request path) and, for workspaces, one
- *    in the workspace's namespace — otherwise the whole operation is refused (a tampered inventory);
+ *    in the workspace's namespace, for environments one of a kind a template may create —
+ *    otherwise the whole operation is refused (a tampered inventory);
  * 2. the live object is the one the entry names (group, kind, namespace, name) — refused otherwise;
  * 3. protected namespaces are never deleted; objects another inventory (or none) owns, and objects
  *    marked keep/detach, are left alone (skipped, with the reason);
@@ -13,8 +14,8 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { comparableYaml } from '../apply/normalize';
-import { tierOf, type Tier } from '../apply/supportedKinds';
-import { entryProblem, identityMismatch, mayDelete, type NamespaceProtection } from '../guards';
+import { supportedKind, tierOf, type Tier } from '../apply/supportedKinds';
+import { entryProblem, identityMismatch, mayDelete, owningInventory, type NamespaceProtection } from '../guards';
 import { encodeObjMetadata, type InventoryRef } from '../inventory/objMetadata';
 import { listInventories } from '../inventory/store';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
@@ -27,14 +28,14 @@ import { namespaceContents, type NamespaceContents } from './namespaceContents';
 
 /** Whose objects are pruned, and what bounds the pruning. */
 export interface PruneScope {
-  /** The inventory whose objects these are (its id). */
-  readonly inventoryId: string;
-  /** The inventory ConfigMap itself: the one inventory a namespace may hold and still be deleted. */
+  /** The inventory whose objects these are (its name is its id): the one inventory a namespace may hold and still be deleted. */
   readonly inventory: { readonly name: string; readonly namespace: string };
   /** The agent's namespace, never deleted; undefined where unknown (workspaces). */
   readonly agentNamespace?: string;
   /** Workspaces: every entry must be in this namespace. */
   readonly onlyNamespace?: string;
+  /** Environments: every entry must be of a kind a template may create (no environment made any other). */
+  readonly templateKindsOnly?: boolean;
   /** Prove each deletion with a server-side dry-run delete (a preview that a person confirms). */
   readonly dryRunFirst: boolean;
   /** Every object the operation keeps or creates (refKeys): not counted as "other" objects of a namespace it deletes. */
@@ -57,6 +58,12 @@ export interface SkippedEntry {
   readonly reason: string;
   /** True when the object no longer exists (nothing was left behind). */
   readonly gone?: boolean;
+  /**
+   * The live copy of an object this inventory owns that stays (a protected namespace, or marked
+   * keep/detach): its owning-inventory annotation is removed when the inventory lets go of it, as
+   * cli-utils abandons such objects, so no later run takes it for the inventory's.
+   */
+  readonly abandoned?: KubernetesObject;
 }
 
 /** What the pruner will do. */
@@ -67,6 +74,8 @@ export interface PrunePlan {
   readonly blocked: readonly ClusterFailure[];
   /** For each Namespace to delete: what it holds besides our objects. */
   readonly cascades: readonly NamespaceContents[];
+  /** refKeys of what the operation keeps, creates or deletes: not "other objects" of a namespace it deletes. */
+  readonly ours: ReadonlySet<string>;
 }
 
 /** Failures that concern the whole cluster, not one object: they end the plan. */
@@ -86,6 +95,9 @@ function refusal(entry: InventoryRef, scope: PruneScope, why: string): ClusterFa
 function entryRefusal(entry: InventoryRef, scope: PruneScope): ClusterFailure | undefined {
   const problem = entryProblem(entry);
   if (problem) return refusal(entry, scope, `that is no valid Kubernetes object: ${problem}`);
+  if (scope.templateKindsOnly && !supportedKind(entry.group, entry.kind)) {
+    return refusal(entry, scope, `an environment template can never create a ${entry.group ? `${entry.kind} (${entry.group})` : entry.kind}, so no environment made it`);
+  }
   if (scope.onlyNamespace !== undefined && entry.namespace !== scope.onlyNamespace) {
     return refusal(entry, scope, entry.namespace === '' ? `a workspace never owns cluster-scoped objects` : `that object is outside the workspace's namespace '${scope.onlyNamespace}'`);
   }
@@ -138,7 +150,7 @@ export async function planPrune(session: ClusterSession, entries: readonly Inven
     if (full.value) resolved.push({ entry, ref: full.value });
     else skipped.push({ ref: entry, reason: `already gone (the cluster no longer serves group ${entry.group})`, gone: true });
   }
-  if (blocked.length > 0) return ok({ deletions: [], skipped, blocked, cascades: [] });
+  if (blocked.length > 0) return ok({ deletions: [], skipped, blocked, cascades: [], ours: new Set(scope.ours) });
 
   const batch = await readLiveObjects(session, resolved.map((r) => r.ref), concurrency);
   const present: { entry: InventoryRef; ref: ObjectRef; live: KubernetesObject }[] = [];
@@ -164,8 +176,8 @@ export async function planPrune(session: ClusterSession, entries: readonly Inven
   const deletions: PlannedDeletion[] = [];
   const decided = await mapBounded(present, concurrency, async ({ entry, ref, live }): Promise<PlannedDeletion | SkippedEntry | ClusterFailure> => {
     if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
-    const guard = mayDelete(entry, live, scope.inventoryId, protection);
-    if (!guard.allowed) return { ref: entry, reason: `not ${scope.verb}: ${guard.reason}` };
+    const guard = mayDelete(entry, live, scope.inventory.name, protection);
+    if (!guard.allowed) return { ref: entry, reason: `not ${scope.verb}: ${guard.reason}`, ...(owningInventory(live) === scope.inventory.name ? { abandoned: live } : {}) };
     if (scope.dryRunFirst) {
       const proven = await proveDeletion(session, ref, live);
       if (isFailure(proven)) return proven;
@@ -190,5 +202,5 @@ export async function planPrune(session: ClusterSession, entries: readonly Inven
     if (isFailure(contents)) return contents;
     cascades.push(contents.value);
   }
-  return ok({ deletions, skipped, blocked, cascades });
+  return ok({ deletions, skipped, blocked, cascades, ours });
 }

@@ -12,7 +12,8 @@ import { SILENT_PROGRESS, type OperationOptions } from '../progress';
 import { reportStep } from '../progressSteps';
 import { describeObject, groupByInventory, parseConfigToApply, type InventoryGroup } from './configToApply';
 import { applyInventoryGroup, type InventoryApplyResult } from './inventoryApply';
-import { AGENTK_FIELD_MANAGER, workspaceOfInventory } from './names';
+import { withOperationLock } from '../operationLock';
+import { AGENTK_FIELD_MANAGER, INVENTORY_ID_LABEL, workspaceLockSubject, workspaceNamespace, workspaceOfInventory } from './names';
 
 export interface WorkspaceApplyOptions extends OperationOptions {
   /** `remote_development.shared_namespace`: set = shared-namespace mode. */
@@ -41,15 +42,21 @@ export function workspaceGroups(configToApply: string): ClusterOutcome<Inventory
 }
 
 /**
- * The inventories of a payload must be one workspace's (named as Rails names them): applying
- * another inventory — an environment's — would prune the objects it tracks.
+ * The workspace a payload is for. Its inventories must be one workspace's (named as Rails names them, each with its own
+ * name as id): applying another inventory — an environment's — would prune the objects it tracks,
+ * and an id label naming another workspace's inventory would make that workspace's objects pass as
+ * this one's.
  */
-function foreignInventory(groups: readonly InventoryGroup[]): ClusterOutcome<void> {
+function payloadWorkspace(groups: readonly InventoryGroup[]): ClusterOutcome<string> {
   const owners = new Set(groups.map((g) => workspaceOfInventory(g.inventory.metadata.name)));
   const foreign = groups.find((g) => workspaceOfInventory(g.inventory.metadata.name) === undefined);
   if (foreign) return { type: 'refused', message: `${describeObject(foreign.inventory)} is not a workspace inventory (<workspace>-workspace-inventory or <workspace>-secrets-inventory); nothing is applied` };
+  const forged = groups.find((g) => g.inventory.metadata.labels?.[INVENTORY_ID_LABEL] !== g.inventory.metadata.name);
+  if (forged) {
+    return { type: 'refused', message: `${describeObject(forged.inventory)} says its inventory id is '${forged.inventory.metadata.labels?.[INVENTORY_ID_LABEL]}', but an inventory's id is its own name (Rails sets both alike); nothing is applied` };
+  }
   if (owners.size > 1) return { type: 'refused', message: `the payload names inventories of ${owners.size} workspaces (${[...owners].join(', ')}); a workspace's config names only its own; nothing is applied` };
-  return ok(undefined);
+  return ok([...owners][0]!);
 }
 
 /** The one namespace every object of the payload is in, or why there is none. */
@@ -111,10 +118,14 @@ export async function applyWorkspace(session: ClusterSession, configToApply: str
   const groups = workspaceGroups(configToApply);
   if (isFailure(groups)) return groups;
   const sharedNamespace = options.sharedNamespace || undefined;
-  const foreign = foreignInventory(groups.value);
-  if (isFailure(foreign)) return foreign;
+  const workspace = payloadWorkspace(groups.value);
+  if (isFailure(workspace)) return workspace;
   const namespace = payloadNamespace(groups.value, sharedNamespace);
   if (isFailure(namespace)) return namespace;
+  // Unique mode makes the namespace the workspace's own, to be deleted with it: only ever gl-rd-ns-<name>.
+  if (!sharedNamespace && namespace.value !== workspaceNamespace(workspace.value)) {
+    return { type: 'refused', message: `in unique-namespace mode workspace ${workspace.value} lives in namespace ${workspaceNamespace(workspace.value)}, not ${namespace.value}; nothing is applied` };
+  }
   const scoped = await clusterScopedObject(session, groups.value);
   if (isFailure(scoped)) return scoped;
   const dryRun = options.dryRun === true;
@@ -129,13 +140,17 @@ export async function applyWorkspace(session: ClusterSession, configToApply: str
     if (dryRun && namespaceCreated) return ok({ mode: 'unique', namespace: namespace.value, namespaceCreated, inventories: [] });
   }
 
-  const inventories: InventoryApplyResult[] = [];
-  for (const [i, group] of groups.value.entries()) {
-    if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
-    reportStep(progress, { kind: 'workspaceInventory', inventory: group.inventory.metadata.name, objects: group.objects.length, index: i, total: groups.value.length }, Math.round((i * 100) / groups.value.length));
-    const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, dryRun, signal: options.signal });
-    if (isFailure(result)) return result;
-    inventories.push(result.value);
-  }
-  return ok({ mode: sharedNamespace ? 'shared' : 'unique', namespace: namespace.value, namespaceCreated, inventories });
+  const applyGroups = async (signal: AbortSignal | undefined): Promise<ClusterOutcome<WorkspaceApplyReport>> => {
+    const inventories: InventoryApplyResult[] = [];
+    for (const [i, group] of groups.value.entries()) {
+      if (signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
+      reportStep(progress, { kind: 'workspaceInventory', inventory: group.inventory.metadata.name, objects: group.objects.length, index: i, total: groups.value.length }, Math.round((i * 100) / groups.value.length));
+      const result = await applyInventoryGroup(session, group, { fieldManager: options.fieldManager ?? AGENTK_FIELD_MANAGER, dryRun, signal });
+      if (isFailure(result)) return result;
+      inventories.push(result.value);
+    }
+    return ok({ mode: sharedNamespace ? 'shared' : 'unique', namespace: namespace.value, namespaceCreated, inventories });
+  };
+  // A dry run writes nothing: it needs no lock.
+  return dryRun ? applyGroups(options.signal) : withOperationLock(session, workspaceLockSubject(workspace.value, namespace.value), 'workspace apply', options, applyGroups);
 }

@@ -21,7 +21,10 @@ import { INVENTORY_ID_LABEL, uniqueRefs } from '../inventory/configMap';
 import { sameRefs } from '../apply/plan';
 import { mayApply } from '../guards';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
-import { readLiveObjects } from '../kube/liveObjects';
+import { readLiveObjects, type LiveObjects } from '../kube/liveObjects';
+import { CREATE_ONLY, expectedVersion, isStaleWrite, withExpectedVersion } from '../kube/preconditions';
+import { objectName } from '../progressSteps';
+import { freshCopy } from '../sincePlan';
 import { formatRef, refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
@@ -54,6 +57,11 @@ function sameEntries(a: Readonly<Record<string, string>>, b: Readonly<Record<str
   return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
 }
 
+/** Someone else wrote `what` between this run's read and its write: nothing of it is taken over. */
+function changedMeanwhile(what: string): ClusterFailure {
+  return { type: 'refused', message: `${what} changed while the workspace was being applied; it was not written. Apply again.` };
+}
+
 function cancelled(ref?: ObjectRef): ClusterFailure {
   return { type: 'cancelled', ref, message: 'cancelled' };
 }
@@ -63,17 +71,20 @@ function manifestRef(object: ManifestObject): ObjectRef {
   return refFromManifest(object as KubernetesObject)!;
 }
 
-/** Must match: every payload object that exists is this inventory's already; otherwise nothing is applied. */
-async function takeoverRefusal(session: ClusterSession, refs: readonly ObjectRef[], inventoryId: string): Promise<ClusterFailure | undefined> {
+/**
+ * Must match: every payload object that exists is this inventory's already (annotated as its own and
+ * listed by it); otherwise nothing is applied.
+ */
+async function takeoverRefusal(session: ClusterSession, refs: readonly ObjectRef[], inventory: string, listed: ReadonlySet<string>): Promise<ClusterOutcome<LiveObjects>> {
   const live = await readLiveObjects(session, refs);
   for (const ref of refs) {
     const read = live.get(refKey(ref));
     if (!read) continue;
     if (isFailure(read)) return read;
-    const guard = mayApply(ref, read.value, inventoryId, false, {});
-    if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}; a workspace never takes over objects it did not create. Nothing of inventory '${inventoryId}' was applied.` };
+    const guard = mayApply(ref, read.value, { inventory, listed: listed.has(refKey(ref)), adopt: false }, {});
+    if (!guard.allowed) return { type: 'refused', ref, message: `${formatRef(ref)} is not applied: ${guard.reason}; a workspace never takes over objects it did not create. Nothing of inventory '${inventory}' was applied.` };
   }
-  return undefined;
+  return ok(live);
 }
 
 /** Applies one group; the first failure is returned after the inventory has recorded what exists. */
@@ -81,33 +92,37 @@ export async function applyInventoryGroup(session: ClusterSession, group: Invent
   const writer: ClusterSession = { ...session, fieldManager: options.fieldManager };
   const inventoryRef = manifestRef(group.inventory);
   const where = { name: inventoryRef.name, namespace: inventoryRef.namespace };
-  const id = group.inventory.metadata.labels?.[INVENTORY_ID_LABEL] ?? inventoryRef.name;
+  // The payload's inventories were checked to carry their own name as id (workspaceGroups).
   const { [INVENTORY_ID_LABEL]: _id, ...labels } = group.inventory.metadata.labels ?? {};
   const extra = { labels, annotations: group.inventory.metadata.annotations ?? {} };
 
   const live = options.stored ? ok(options.stored) : await readInventory(session, where);
   if (isFailure(live)) return live;
   const previous = live.value?.objects ?? [];
-  // What the stored ConfigMap lists, when it is exactly what a write would make of it (same id,
-  // labels and annotations, no unreadable keys): writing that list again would change nothing.
+  // What the stored ConfigMap lists, when it is exactly what a write would make of it (same labels
+  // and annotations, no unreadable keys): writing that list again would change nothing.
   const stored = live.value;
   let recorded: readonly InventoryRef[] | undefined =
-    stored && stored.id === id && stored.invalidKeys.length === 0 && sameEntries(stored.labels, extra.labels) && sameEntries(stored.annotations, extra.annotations) ? stored.objects : undefined;
+    stored && stored.invalidKeys.length === 0 && sameEntries(stored.labels, extra.labels) && sameEntries(stored.annotations, extra.annotations) ? stored.objects : undefined;
+  // Written only while it is the version read or last written here.
+  let inventoryVersion = stored?.resourceVersion ?? CREATE_ONLY;
   const record = async (entries: readonly InventoryRef[]): Promise<ClusterOutcome<void>> => {
     const objects = uniqueRefs(entries);
     if (options.dryRun || (recorded && sameRefs(recorded, objects))) return ok(undefined);
-    const written = await writeInventory(writer, { ...where, id, objects }, extra);
-    if (isFailure(written)) return written;
+    const written = await writeInventory(writer, { ...where, objects }, extra, inventoryVersion);
+    if (isFailure(written)) return isStaleWrite(written) ? changedMeanwhile(`the inventory ${where.namespace}/${where.name}`) : written;
     recorded = objects;
+    inventoryVersion = written.value.metadata?.resourceVersion ?? inventoryVersion;
     return ok(undefined);
   };
   const desired = group.objects.map(manifestRef);
   const desiredKeys = new Set(desired.map(refKey));
-  const takeover = await takeoverRefusal(session, desired, id);
-  if (takeover) return takeover;
+  const takeover = await takeoverRefusal(session, desired, where.name, new Set(previous.map(refKey)));
+  if (isFailure(takeover)) return takeover;
+  const reads = takeover.value;
   // Checked before anything changes: a tampered inventory (invalid names, objects outside the namespace) stops here.
   const pruneCandidates = previous.filter((ref) => !desiredKeys.has(refKey(ref)));
-  const prunePlan = await planPrune(session, pruneCandidates, { inventoryId: id, inventory: where, onlyNamespace: where.namespace, dryRunFirst: false, verb: 'pruned' }, { signal: options.signal });
+  const prunePlan = await planPrune(session, pruneCandidates, { inventory: where, onlyNamespace: where.namespace, dryRunFirst: false, verb: 'pruned' }, { signal: options.signal });
   if (isFailure(prunePlan)) return prunePlan;
   if (prunePlan.value.blocked.length > 0) return prunePlan.value.blocked[0];
 
@@ -121,10 +136,13 @@ export async function applyInventoryGroup(session: ClusterSession, group: Invent
     const ref = manifestRef(object);
     if (options.signal?.aborted) return cancelled(ref);
     try {
-      await session.objects.patch(object as KubernetesObject, undefined, options.dryRun ? 'All' : undefined, options.fieldManager, true, PatchStrategy.ServerSideApply);
+      // Only the object the guard just read (or, absent then, none): nothing made meanwhile is taken over.
+      const manifest = withExpectedVersion(object as KubernetesObject, expectedVersion(freshCopy(reads, ref)));
+      await session.objects.patch(manifest, undefined, options.dryRun ? 'All' : undefined, options.fieldManager, true, PatchStrategy.ServerSideApply);
       return ok(ref);
     } catch (err) {
-      return outcomeFromError(err, ref);
+      const failure = outcomeFromError(err, ref);
+      return isStaleWrite(failure) ? changedMeanwhile(objectName(ref)) : failure;
     }
   });
   const applied = applyOutcomes.flatMap((o) => (o.type === 'ok' ? [o.value] : []));

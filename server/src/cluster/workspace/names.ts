@@ -3,6 +3,7 @@
  * keys agentk relies on (docs/gitlab-behaviour.md#inventories). One place, so the applier, the terminator, the tree view and the
  * test generator cannot drift apart.
  */
+import type { LockSubject } from '../operationLock';
 
 /** `NAMESPACE_PREFIX` of Rails' create_constants.rb (docs/gitlab-behaviour.md#workspace-names-and-namespaces). */
 export const WORKSPACE_NAMESPACE_PREFIX = 'gl-rd-ns';
@@ -40,4 +41,9 @@ export function workspaceOfInventory(inventoryName: string): string | undefined 
     if (inventoryName.endsWith(suffix) && inventoryName.length > suffix.length) return inventoryName.slice(0, -suffix.length);
   }
   return undefined;
+}
+
+/** What a workspace operation locks (operationLock.ts): the workspace, through its first inventory, in its namespace. */
+export function workspaceLockSubject(workspaceName: string, namespace: string): LockSubject {
+  return { namespace, inventory: workspaceInventoryNames(workspaceName).workspace, what: `workspace ${workspaceName}` };
 }

@@ -15,7 +15,7 @@
 import { readInventory, inventoryRef, deleteInventory, type ParsedInventory } from '../inventory/index';
 import { INVENTORY_ID_LABEL } from '../inventory/configMap';
 import { withPreferredVersion } from '../kube/discovery';
-import { formatRef, type ObjectRef } from '../kube/objectRef';
+import { formatRef, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { waitUntilGone } from '../kube/watch';
@@ -24,7 +24,9 @@ import { reportStep } from '../progressSteps';
 import type { TerminationProgress } from './actualState';
 import { isInventoryObject, parseConfigToApply, type InventoryGroup, type ManifestObject } from './configToApply';
 import { applyInventoryGroup } from './inventoryApply';
-import { AGENTK_FIELD_MANAGER, workspaceInventoryNames, workspaceNamespace, workspaceOfInventory } from './names';
+import { AGENTK_FIELD_MANAGER, workspaceInventoryNames, workspaceLockSubject, workspaceNamespace, workspaceOfInventory } from './names';
+import { lockRef, withOperationLock } from '../operationLock';
+import { cascadeLines, namespaceContents, takesOthers } from '../prune/index';
 import { TerminationTracker } from './terminationTracker';
 
 export interface TerminationTarget {
@@ -83,6 +85,8 @@ function inventoryObjects(target: TerminationTarget): ClusterOutcome<ManifestObj
     const { workspace, secrets } = workspaceInventoryNames(target.name);
     return { type: 'refused', message: `the termination config names inventory ${foreign.metadata.name}, which is not one of workspace ${target.name}'s (${workspace}, ${secrets}); nothing is deleted` };
   }
+  const forged = inventories.find((cm) => cm.metadata.labels?.[INVENTORY_ID_LABEL] !== cm.metadata.name);
+  if (forged) return { type: 'refused', message: `the termination config's inventory ${forged.metadata.name} says its id is '${forged.metadata.labels?.[INVENTORY_ID_LABEL]}', but an inventory's id is its own name (Rails sets both alike); nothing is deleted` };
   const outside = inventories.find((cm) => (cm.metadata.namespace ?? target.namespace) !== target.namespace);
   if (outside) return { type: 'refused', message: `inventory ${outside.metadata.name} is in namespace ${outside.metadata.namespace}, not in the workspace's namespace ${target.namespace}` };
   return ok(inventories.map((cm) => ({ ...cm, metadata: { ...cm.metadata, namespace: target.namespace } })));
@@ -97,11 +101,11 @@ function namespaceGuard(target: TerminationTarget): ClusterOutcome<void> {
   return ok(undefined);
 }
 
-/** The namespace's phase (`Active`, `Terminating`), or undefined when it does not exist. */
-async function namespacePhase(session: ClusterSession, name: string): Promise<ClusterOutcome<string | undefined>> {
+/** The namespace's phase (`Active`, `Terminating`) and uid, or undefined when it does not exist. */
+async function namespacePhase(session: ClusterSession, name: string): Promise<ClusterOutcome<{ phase: string; uid?: string } | undefined>> {
   try {
     const namespace = await session.core.readNamespace({ name });
-    return ok(namespace.status?.phase ?? 'Active');
+    return ok({ phase: namespace.status?.phase ?? 'Active', ...(namespace.metadata?.uid ? { uid: namespace.metadata.uid } : {}) });
   } catch (err) {
     const failure = outcomeFromError(err, NAMESPACE_REF(name));
     return failure.type === 'notFound' ? ok(undefined) : failure;
@@ -141,19 +145,26 @@ export async function terminateWorkspace(
 
   // 2. In unique mode the namespace decides first: without it nothing can be left (and reading
   // inventories in a missing namespace is pointless).
+  let namespaceUid: string | undefined;
   if (target.mode === 'unique') {
     const phase = await namespacePhase(session, target.namespace);
     if (isFailure(phase)) return phase;
     if (phase.value === undefined) return settle('Terminated', 'nothingLeft'); // 3.
     // Step 5 already ran (a crash or an earlier run): the namespace controller removes what is left,
     // and a terminating namespace accepts no new objects, not even a recreated inventory.
-    if (phase.value === 'Terminating') return settle('Terminating', 'deletedNamespace', [], [NAMESPACE_REF(target.namespace)]);
+    if (phase.value.phase === 'Terminating') return settle('Terminating', 'deletedNamespace', [], [NAMESPACE_REF(target.namespace)]);
+    namespaceUid = phase.value.uid;
   }
   const found: { payload: ManifestObject; live: ParsedInventory }[] = [];
   for (const payload of wanted.value) {
     const live = await readInventory(session, { name: payload.metadata.name, namespace: target.namespace });
     if (isFailure(live)) return live;
     if (live.value) found.push({ payload, live: live.value });
+  }
+  // A namespace without the workspace's inventory was not made for it (a mistyped name, another
+  // agent's namespace): it is not the workspace's to delete.
+  if (target.mode === 'unique' && found.length === 0) {
+    return { type: 'refused', ref: NAMESPACE_REF(target.namespace), message: `namespace ${target.namespace} holds no inventory of workspace ${target.name}, so it was not made for that workspace (is the name right?); nothing is deleted` };
   }
   // 3.
   if (target.mode === 'shared' && found.length === 0) return settle('Terminated', 'nothingLeft');
@@ -190,11 +201,23 @@ export async function terminateWorkspace(
     }
     return settle('Terminating', 'deletedInventories', deleted, found.map((f) => inventoryRef(f.live)));
   }
+  // Only a namespace that holds nothing but the workspace's own (its emptied inventories, its lock).
+  const ours = new Set([...Object.values(workspaceInventoryNames(target.name)).map((name) => refKey(inventoryRef({ name, namespace: target.namespace }))), refKey(lockRef(workspaceLockSubject(target.name, target.namespace)))]);
+  const contents = await namespaceContents(session, target.namespace, ours);
+  if (isFailure(contents)) return contents;
+  if (takesOthers(contents.value)) {
+    return {
+      type: 'refused',
+      ref: NAMESPACE_REF(target.namespace),
+      message: `namespace ${target.namespace} is not deleted: it holds objects workspace ${target.name} did not create.\n${cascadeLines([contents.value]).join('\n')}\nMove or delete them, then terminate the workspace again.`,
+    };
+  }
   if (!options.dryRun) {
     try {
-      await session.core.deleteNamespace({ name: target.namespace });
+      await session.core.deleteNamespace({ name: target.namespace, body: { preconditions: { uid: namespaceUid } } });
     } catch (err) {
       const failure = outcomeFromError(err, NAMESPACE_REF(target.namespace));
+      if (failure.type === 'conflict') return { type: 'refused', ref: NAMESPACE_REF(target.namespace), message: `namespace ${target.namespace} was replaced by another one during the termination; it is not deleted` };
       if (failure.type !== 'notFound') return failure;
     }
   }
@@ -226,27 +249,49 @@ export async function runTermination(
   const deadline = Date.now() + timeoutMs;
   const cycles: CycleResult[] = [];
   const reported: TerminationProgress[] = [];
-  for (;;) {
-    if (options.signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
-    const cycle = await terminateWorkspace(session, target, tracker, options);
-    if (isFailure(cycle)) return cycle;
-    cycles.push(cycle.value);
-    // What agentk would send Rails this cycle: only a changed progress.
-    for (const report of tracker.unreconciled()) {
-      if (report.name !== target.name || report.namespace !== target.namespace) continue;
-      reported.push(report.progress);
-      reportStep(progress, { kind: 'workspaceProgress', workspace: target.name, progress: report.progress });
-    }
-    if (options.dryRun || cycle.value.progress !== 'Terminating') return ok({ progress: cycle.value.progress, cycles, reported });
-    for (const ref of cycle.value.waitFor) {
-      const remaining = deadline - Date.now();
-      const gone = await waitUntilGone(session, ref, { signal: options.signal, timeoutMs: Math.max(1, remaining) });
-      if (isFailure(gone)) {
-        return gone.type === 'timeout'
-          ? { type: 'timeout', ref, message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s: ${formatRef(ref)} is not gone yet (finalizers: look at the object)` }
-          : gone;
+  const finished = (): TerminationRun => ({ progress: cycles.at(-1)?.progress, cycles, reported });
+  // Cycles until the workspace is Terminated; with `untilNamespaceDeleted`, only until the cycle that deletes its namespace (undefined then).
+  const run = async (signal: AbortSignal | undefined, untilNamespaceDeleted: boolean): Promise<ClusterOutcome<TerminationRun | undefined>> => {
+    for (;;) {
+      if (signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
+      const cycle = await terminateWorkspace(session, target, tracker, { ...options, signal });
+      if (isFailure(cycle)) return cycle;
+      cycles.push(cycle.value);
+      // What agentk would send Rails this cycle: only a changed progress.
+      for (const report of tracker.unreconciled()) {
+        if (report.name !== target.name || report.namespace !== target.namespace) continue;
+        reported.push(report.progress);
+        reportStep(progress, { kind: 'workspaceProgress', workspace: target.name, progress: report.progress });
       }
+      if (options.dryRun || cycle.value.progress !== 'Terminating') return ok(finished());
+      if (untilNamespaceDeleted && cycle.value.step === 'deletedNamespace') return ok(undefined);
+      for (const ref of cycle.value.waitFor) {
+        const remaining = deadline - Date.now();
+        const gone = await waitUntilGone(session, ref, { signal, timeoutMs: Math.max(1, remaining) });
+        if (isFailure(gone)) {
+          return gone.type === 'timeout'
+            ? { type: 'timeout', ref, message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s: ${formatRef(ref)} is not gone yet (finalizers: look at the object)` }
+            : gone;
+        }
+      }
+      if (Date.now() >= deadline) return { type: 'timeout', message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s` };
     }
-    if (Date.now() >= deadline) return { type: 'timeout', message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s` };
+  };
+  if (options.dryRun || target.actualState === 'Terminated') return unlockedRun(await run(options.signal, false), finished);
+  // The lock lives in the workspace's namespace: a namespace being deleted takes it along (and
+  // accepts no new one), so what remains after the namespace's deletion runs without it.
+  if (target.mode === 'unique') {
+    const phase = await namespacePhase(session, target.namespace);
+    if (isFailure(phase)) return phase;
+    if (phase.value?.phase !== 'Active') return unlockedRun(await run(options.signal, false), finished);
   }
+  const locked = await withOperationLock(session, workspaceLockSubject(target.name, target.namespace), 'workspace terminate', options, (signal) => run(signal, target.mode === 'unique'));
+  if (isFailure(locked)) return locked;
+  return locked.value ? ok(locked.value) : unlockedRun(await run(options.signal, false), finished);
+}
+
+/** A run's outcome: every run ends with a report, or a failure. */
+function unlockedRun(outcome: ClusterOutcome<TerminationRun | undefined>, finished: () => TerminationRun): ClusterOutcome<TerminationRun> {
+  if (isFailure(outcome)) return outcome;
+  return ok(outcome.value ?? finished());
 }

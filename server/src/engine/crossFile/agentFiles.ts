@@ -126,7 +126,11 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
       // Syntax errors are the single-file check's; execution errors depend on the data.
       if (rendered.error.kind === 'execution') findings.add(rendered.error.range, 'error', 'crossFile.renderFailed', `Rendering fails: ${rendered.error.cause}`, label);
       if (rendered.error.kind === 'limit') {
-        findings.add(rendered.error.range, 'warning', 'crossFile.renderStopped', `Not checked for every scenario: ${rendered.error.cause}`, label);
+        // One rendering past the bound on its own fails as `agentcfg render` and apply fail on it;
+        // only a budget spent by many renderings together leaves the rest unchecked.
+        const alone = renderGoTemplate(text, data, { budget: new RenderBudget() });
+        if (!alone.ok && alone.error.kind === 'limit') findings.add(alone.error.range, 'error', 'crossFile.renderFailed', `Rendering stops: ${alone.error.cause}`, label);
+        else findings.add(rendered.error.range, 'warning', 'crossFile.renderStopped', `Not checked for every scenario: ${rendered.error.cause}`, label);
         break;
       }
       continue;
