@@ -7,15 +7,20 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CoreV1Api, CoordinationV1Api, KubernetesObjectApi } from '@kubernetes/client-node';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CoreV1Api, CoordinationV1Api } from '@kubernetes/client-node';
 import { OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
 import { agentcfgAsync } from '../support/cliAsync';
 import { repoRoot } from '../support/lspClient';
 import { prepare, uniqueEnvironmentName } from './environment-support';
 import { clusterEnv, kubeConfig, statusCode, uniqueNamespace } from './harness';
 
+const RACE_TEMPLATE = 'test/fixtures/templates/accounts-in-existing-namespace.yaml';
 const TEMPLATE = 'test/fixtures/templates/namespace-sa-rolebinding.yaml';
 const ROUNDS = 20;
+/** Each run's requests take some 50 ms here: the start of one moves against the other's in steps of this, from -50 to +45 ms. */
+const STAGGER_MS = 5;
+const STAGGER_STEPS = 20;
 const ids = (environment: string) => ['--project', 'acme/shop', '--project-id', '42', '--environment', environment, '--agent', 'prod', '--agent-id', '7'];
 
 /** A CLI run with the moment it ended. */
@@ -24,7 +29,7 @@ async function timedRun(args: string[]): Promise<{ code: number; stdout: string;
   return { ...result, endedAt: process.hrtime.bigint() };
 }
 
-/** Every object of the environment's namespace and its inventory, as the cluster has them now. */
+/** The environment's inventory entries, and the ServiceAccounts of its namespace that claim the inventory, as the cluster has them now. */
 async function environmentState(agentNamespace: string, inventory: string, namespace: string) {
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   const listed = await core.readNamespacedConfigMap({ name: inventory, namespace: agentNamespace }).then(
@@ -34,15 +39,9 @@ async function environmentState(agentNamespace: string, inventory: string, names
       throw err;
     },
   );
-  const objects = KubernetesObjectApi.makeApiClient(await kubeConfig('admin'));
-  const owned: string[] = [];
-  const ns = await core.readNamespace({ name: namespace }).catch(() => undefined);
-  if (ns?.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION] === inventory) owned.push(`_${namespace}__Namespace`);
-  for (const [apiVersion, kind, group] of [['v1', 'ServiceAccount', ''], ['rbac.authorization.k8s.io/v1', 'RoleBinding', 'rbac.authorization.k8s.io']]) {
-    const items = ns ? (await objects.list(apiVersion, kind, namespace)).items : [];
-    for (const item of items) if (item.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION] === inventory) owned.push(`${namespace}_${item.metadata.name}_${group}_${kind}`);
-  }
-  return { listed, owned: owned.sort(), terminating: ns?.status?.phase === 'Terminating' };
+  const accounts = await core.listNamespacedServiceAccount({ namespace });
+  const owned = accounts.items.filter((a) => a.metadata?.annotations?.[OWNING_INVENTORY_ANNOTATION] === inventory).map((a) => `${namespace}_${a.metadata!.name}__ServiceAccount`);
+  return { listed, owned: owned.sort() };
 }
 
 test(`apply ‖ destroy of one environment, ${ROUNDS} rounds: no orphan, and what the last run says is what the cluster holds`, async (t) => {
@@ -50,13 +49,20 @@ test(`apply ‖ destroy of one environment, ${ROUNDS} rounds: no orphan, and wha
   const agentNamespace = await uniqueNamespace('race-agent', t);
   const name = uniqueEnvironmentName('race');
   const environment = prepare(undefined, name, agentNamespace);
+  // The template's objects live in a namespace the environment does not own: nothing cascades, so
+  // a destroy deletes each object itself and a race shows as objects without their inventory.
   const namespace = `${environment.data.environment.slug}-42-7`;
+  await (await kubeConfig('admin')).makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+  t.after(async () => void (await kubeConfig('admin')).makeApiClient(CoreV1Api).deleteNamespace({ name: namespace }));
   const inventory = environment.inventory.name;
-  const common = [TEMPLATE, ...ids(name), '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', agentNamespace, '--yes'];
-  t.after(() => void agentcfgAsync('destroy', ...common));
+  const common = [RACE_TEMPLATE, ...ids(name), '--kubeconfig', env.kubeconfig, '--context', env.adminContext, '--agent-namespace', agentNamespace, '--yes'];
+  const everything = ['a', 'b', 'c', 'd'].map((suffix) => `${namespace}_deployer-${suffix}__ServiceAccount`);
   const outcomes = { applyLast: 0, destroyLast: 0 };
   for (let round = 1; round <= ROUNDS; round++) {
-    const [apply, destroy] = await Promise.all([timedRun(['apply', ...common]), timedRun(['destroy', ...common])]);
+    // One run starts a little after the other, by an offset that moves across the rounds: the
+    // requests of the two overlap only within a few tens of milliseconds of each other.
+    const offset = STAGGER_MS * ((round % STAGGER_STEPS) - STAGGER_STEPS / 2);
+    const [apply, destroy] = await Promise.all([delay(Math.max(0, offset)).then(() => timedRun(['apply', ...common])), delay(Math.max(0, -offset)).then(() => timedRun(['destroy', ...common]))]);
     const label = `round ${round}:\napply ${apply.code}: ${apply.stdout}${apply.stderr}\ndestroy ${destroy.code}: ${destroy.stdout}${destroy.stderr}`;
     // The lock serialises them: each run plans after the other has finished, so both succeed.
     assert.equal(apply.code, 0, label);
@@ -64,17 +70,15 @@ test(`apply ‖ destroy of one environment, ${ROUNDS} rounds: no orphan, and wha
     const state = await environmentState(agentNamespace, inventory, namespace);
     // No orphan: whatever claims the inventory is listed by it, and nothing claims an inventory that is gone.
     for (const key of state.owned) assert.ok(state.listed?.includes(key), `${label}\norphan ${key} (listed: ${state.listed?.join(', ') ?? 'no inventory'})`);
-    const applyLast = apply.endedAt > destroy.endedAt;
-    if (applyLast) {
+    if (apply.endedAt > destroy.endedAt) {
       outcomes.applyLast++;
-      assert.match(apply.stdout, /^Applied: 3 changed, 0 unchanged, 0 pruned; all ready\./m, label);
-      assert.deepEqual(state.listed, [`${namespace}_bind-7-42-${environment.data.environment.slug}_rbac.authorization.k8s.io_RoleBinding`, `${namespace}_deployer__ServiceAccount`, `_${namespace}__Namespace`].sort(), label);
-      assert.deepEqual(state.owned, state.listed, `${label}\nevery listed object exists`);
+      assert.match(apply.stdout, /^Applied: 4 changed, 0 unchanged, 0 pruned; all ready\./m, label);
+      assert.deepEqual(state.listed, everything, label);
+      assert.deepEqual(state.owned, everything, `${label}\nevery listed object exists`);
     } else {
       outcomes.destroyLast++;
       assert.equal(state.listed, undefined, `${label}\nthe inventory is gone`);
       assert.deepEqual(state.owned, [], label);
-      assert.equal(state.terminating, false, 'destroy waits until the namespace is gone');
     }
   }
   t.diagnostic(`apply finished last in ${outcomes.applyLast} rounds, destroy in ${outcomes.destroyLast}`);
