@@ -227,14 +227,15 @@ test('7a. environment destroy refuses a workspace inventory', async (t) => {
 
 test('7b. unique-mode workspace apply creates nothing outside gl-rd-ns-<name> (kube-system, say)', async (t) => {
   const session = await testSession(t);
+  // A name of its own: a run of this test on code without the rule leaves its objects behind.
+  const name = `wsx${Date.now().toString(36)}`;
   const before = await stamp(ref('Namespace', '', 'kube-system'));
-  const payload = inventoryDoc('kube-system', 'wsx-workspace-inventory') + configMapDoc('kube-system', 'wsx-file', 'wsx-workspace-inventory');
+  const payload = inventoryDoc('kube-system', `${name}-workspace-inventory`) + configMapDoc('kube-system', `${name}-file`, `${name}-workspace-inventory`);
   const outcome = await applyWorkspace(session, payload);
-  assert.equal(describeOutcome(outcome), 'in unique-namespace mode workspace wsx lives in namespace gl-rd-ns-wsx, not kube-system; nothing is applied');
-  assert.deepEqual(await stamps([configMap('kube-system', 'wsx-workspace-inventory'), configMap('kube-system', 'wsx-file')]), ['absent', 'absent']);
+  assert.equal(describeOutcome(outcome), `in unique-namespace mode workspace ${name} lives in namespace gl-rd-ns-${name}, not kube-system; nothing is applied`);
+  assert.deepEqual(await stamps([configMap('kube-system', `${name}-workspace-inventory`), configMap('kube-system', `${name}-file`)]), ['absent', 'absent']);
   assert.equal(await stamp(ref('Namespace', '', 'kube-system')), before);
-  await assert.rejects((await core()).readNamespace({ name: 'gl-rd-ns-wsx' }), (err) => statusCode(err) === 404, 'no namespace created either');
-  void t;
+  await assert.rejects((await core()).readNamespace({ name: `gl-rd-ns-${name}` }), (err) => statusCode(err) === 404, 'no namespace created either');
 });
 
 test('7c. destroy never deletes a kind no template may create (a ClusterRoleBinding), whatever its annotation says', async (t) => {
