@@ -66,7 +66,7 @@ describe('loops and depth', () => {
 
   test(`more than ${MAX_EXTENDS_ANCESTORS} ancestors is too deep; ${MAX_EXTENDS_ANCESTORS} is fine (lib/gitlab/ci/config/extendable/entry.rb)`, () => {
     const chain = (levels: number) => {
-      let text = '.t0:\n  stage: deep\n';
+      let text = 'stages: [deep]\n.t0:\n  stage: deep\n';
       for (let i = 1; i <= levels; i++) text += `.t${i}:\n  extends: .t${i - 1}\n`;
       return `${text}job:\n  extends: .t${levels}\n  script: x\n`;
     };
@@ -77,7 +77,7 @@ describe('loops and depth', () => {
   });
 
   test('an extends chain thousands long is walked without recursion', () => {
-    let text = '.t0:\n  stage: deep\n';
+    let text = 'stages: [deep]\n.t0:\n  stage: deep\n';
     for (let i = 1; i < 20_000; i++) text += `.t${i}:\n  extends: .t${i - 1}\n`;
     const pipeline = readPipeline(`${text}job:\n  extends: .t19999\n  script: x\n`, none);
     assert.equal(pipeline.jobs[0].stage, 'deep');

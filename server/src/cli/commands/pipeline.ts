@@ -4,7 +4,7 @@ import { readCiAccess } from '../../engine/access/model';
 import type { JobScenario } from '../../engine/access/scenarios';
 import { parseYaml } from '../../engine/config/yamlDocument';
 import { classifyPath } from '../../engine/files';
-import type { JobAccess, MappedAgent } from '../../engine/pipeline/accessMap';
+import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type MappedAgent } from '../../engine/pipeline/accessMap';
 import { pipelineAccess } from '../../engine/project';
 import { agentConfigsUnder } from '../../workspace/agentConfigs';
 import { configProjectPathFromGit } from '../../workspace/gitRemote';
@@ -122,8 +122,9 @@ function mapText(map: readonly JobAccess[], agents: number): string {
       lines.push('', `${job}${environment ? ` → environment ${environment.name}${environment.action !== 'start' ? ` (${environment.action})` : ''}` : ''}`);
     }
     const runs = row.runs === true ? (row.when === 'manual' ? 'manual' : 'runs') : row.runs === false ? 'does not run' : 'depends';
-    const contexts = row.runs === false ? '' : row.contexts.map((c) => (c.authorized ? `${c.context} → ${c.namespace ?? '(no namespace)'} as ${c.identity}${c.managedEnvironment ? ' [managed environment]' : ''}` : `${c.context} ✗ ${c.reason ?? 'not authorized'}`)).join('; ') || (agents ? '' : 'no agent configuration found');
-    lines.push(`  ${row.scenario}: ${runs} (${row.reason})${contexts ? ` — ${contexts}` : ''}`);
+    const contexts = row.runs === false ? '' : row.trigger ? TRIGGER_JOB_ACCESS : row.contexts.map((c) => (c.authorized ? `${c.context} → ${c.namespace ?? '(no namespace)'} as ${c.identity}${c.managedEnvironment ? ' [managed environment]' : ''}` : `${c.context} ✗ ${c.reason ?? 'not authorized'}`)).join('; ') || (agents ? '' : 'no agent configuration found');
+    const used = row.runs === false || !row.usedContexts.length ? '' : `; selects ${row.usedContexts.map(usedContextText).join(', ')}`;
+    lines.push(`  ${row.scenario}: ${runs} (${row.reason})${contexts ? ` — ${contexts}` : ''}${used}`);
   }
   return `${lines.join('\n').trimStart()}\n`;
 }

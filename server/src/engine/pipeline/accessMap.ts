@@ -7,6 +7,9 @@ import { rulesIfVariables, scenarioVariables, type Scenario } from '../vars/scen
 import { evaluatePipeline, type PipelineEvaluation } from './evaluation';
 import type { JobEnvironment, JobWhen, Pipeline, PipelineJob, SourceLocation } from './model';
 
+/** What a trigger job gets, in words (docs/gitlab-behaviour.md#trigger-jobs). */
+export const TRIGGER_JOB_ACCESS = 'trigger job: it starts a downstream pipeline and runs on no runner, so it gets no KUBECONFIG';
+
 /** An agent whose configuration the map reads: found in the workspace, or named in settings. */
 export interface MappedAgent {
   readonly agent: AgentRef;
@@ -54,6 +57,27 @@ export interface MappedEnvironment {
   readonly unresolved: readonly string[];
 }
 
+/** A context a job's script or `KUBE_CONTEXT` names. */
+export interface UsedContext {
+  /** The name as the job's shell sees it (variables expanded); null when the file cannot know it. */
+  readonly context: string | null;
+  /**
+   * Why the name is not known here: variables without a value in the file (set in the project's
+   * CI/CD settings, or by whoever starts the pipeline), or inputs of a CI/CD component (given by the
+   * file that includes it).
+   */
+  readonly setOutside?: { readonly variables: readonly string[]; readonly inputs: readonly string[] };
+  readonly location: SourceLocation;
+}
+
+/** A used context in words: its name, or where it is set. */
+export function usedContextText(use: UsedContext): string {
+  if (use.context !== null) return use.context;
+  const from = [...(use.setOutside?.variables.map((name) => `$${name}`) ?? []), ...(use.setOutside?.inputs.map((name) => `input "${name}"`) ?? [])];
+  const inputs = use.setOutside?.inputs.length ?? 0;
+  return `${from.join(', ')}: set outside the file (${inputs ? 'given where the file is included, or when the pipeline is run' : 'CI/CD settings'})`;
+}
+
 /** One job in one pipeline situation. */
 export interface JobAccess {
   readonly job: string;
@@ -63,10 +87,12 @@ export interface JobAccess {
   /** What decided whether it runs. */
   readonly reason: string;
   readonly environment: MappedEnvironment | null;
-  /** Every agent's context, authorized or not, in agent order; empty when the job does not run. */
+  /** Every agent's context, authorized or not, in agent order; empty when the job does not run or is a trigger job. */
   readonly contexts: readonly ContextAccess[];
+  /** A `trigger:` job: it starts a downstream pipeline and runs on no runner, so it gets no KUBECONFIG. */
+  readonly trigger?: true;
   /** The contexts the job's script asks for (`kubectl --context`, `config use-context`), variables expanded. */
-  readonly usedContexts: readonly { readonly context: string; readonly location: SourceLocation }[];
+  readonly usedContexts: readonly UsedContext[];
   readonly location: SourceLocation;
 }
 
@@ -78,6 +104,8 @@ export interface JobAccess {
  */
 export function accessMap(input: AccessMapInput, kept?: KeptRows): JobAccess[] {
   const out: JobAccess[] = [];
+  const refusal = input.pipeline.refusal;
+  const refused = refusal ? { runs: false as const, when: 'never' as const, reason: `GitLab does not create this pipeline: ${refusal.message}` } : undefined;
   for (const [s, situation] of input.scenarios.entries()) {
     const base = pipelineScenario(input, situation);
     // What rules:if reads: the situation's predefined and user variables (the pipeline's own
@@ -90,11 +118,12 @@ export function accessMap(input: AccessMapInput, kept?: KeptRows): JobAccess[] {
         out.push(row[s]);
         continue;
       }
-      const decision = evaluation.job(job);
+      const decision = refused ?? evaluation.job(job);
       const environment = mappedEnvironment(evaluation, job);
-      const contexts = decision.runs === false ? [] : input.agents.map((agent, i) => contextAccess(agent, job, environment, outcomes[i](job, environment)));
-      const usedContexts = job.kubeContexts.map((use) => ({ context: evaluation.expand(use.context, job).name, location: use.location }));
-      out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, usedContexts, location: job.location });
+      // A trigger job is no runner's job: GitLab hands it no KUBECONFIG, whatever the agents allow.
+      const contexts = decision.runs === false || job.trigger ? [] : input.agents.map((agent, i) => contextAccess(agent, job, environment, outcomes[i](job, environment)));
+      const usedContexts = job.kubeContexts.map((use) => usedContext(evaluation, job, use));
+      out.push({ job: job.name, scenario: situation.name, runs: decision.runs, when: decision.when, reason: decision.reason, environment, contexts, ...(job.trigger ? { trigger: true as const } : {}), usedContexts, location: job.location });
     }
   }
   return out;
@@ -148,6 +177,19 @@ function jobScenario(base: Scenario, pipeline: Pipeline, job: PipelineJob, envir
         }
       : {}),
   };
+}
+
+/** A job's context by name as its shell expands it; unknown when it reads component inputs or variables the file does not set. */
+function usedContext(evaluation: PipelineEvaluation, job: PipelineJob, use: PipelineJob['kubeContexts'][number]): UsedContext {
+  const inputs = componentInputs(use.context);
+  const expanded = evaluation.expand(use.context, job);
+  if (!inputs.length && !expanded.unresolved.length) return { context: expanded.name, location: use.location };
+  return { context: null, setOutside: { variables: [...new Set(expanded.unresolved)], inputs }, location: use.location };
+}
+
+/** The inputs `$[[ inputs.<name> ]]` a text interpolates (lib/gitlab/ci/interpolation/block.rb). */
+function componentInputs(text: string): string[] {
+  return [...new Set([...text.matchAll(/\$\[\[\s*inputs\.([A-Za-z0-9_-]+)[^\]]*\]\]/g)].map((m) => m[1]))];
 }
 
 function mappedEnvironment(evaluation: PipelineEvaluation, job: PipelineJob): MappedEnvironment | null {

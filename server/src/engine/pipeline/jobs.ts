@@ -19,6 +19,9 @@ export interface JobDefaults {
   readonly afterScript?: YNode;
 }
 
+/** The stage of a job without `stage:` (lib/gitlab/ci/config/entry/stage.rb). */
+export const DEFAULT_JOB_STAGE = 'test';
+
 const ENVIRONMENT_ACTIONS = ['start', 'prepare', 'stop', 'verify', 'access'] as const;
 
 /** Reads a job; problems of shape are appended to `problems`. */
@@ -43,7 +46,8 @@ export function readJob(name: string, entry: YEntry, job: YMap, defaults: JobDef
   return {
     name,
     location: locator.location(entry.keyLoc),
-    stage: stringValue(get('stage')) ?? 'test',
+    stage: stringValue(get('stage')) ?? DEFAULT_JOB_STAGE,
+    ...(present(get('stage')) ? { stageLocation: locator.location(get('stage')!.loc) } : {}),
     when: whenValue(get('when')) ?? 'on_success',
     ...(present(rulesNode) ? { rules: readRules(rulesNode!, locator, problems, `${name}:`) } : {}),
     ...(present(onlyNode) ? { only: readRefFilter(onlyNode!, 'only', locator, problems, name) } : {}),

@@ -14,8 +14,9 @@ export interface FoundContext {
   readonly loc: Loc;
 }
 
-// A context name runs to the next blank, quote or shell operator; quotes around it are dropped.
-const NAME = `(["']?)([^\\s"';&|)]+)\\1`;
+// A context name runs to the next blank, quote or shell operator; quotes around it are dropped. A
+// CI/CD component input (`$[[ inputs.agent ]]`, blanks allowed inside) is part of the name.
+const NAME = `(["']?)((?:\\$\\[\\[[^\\]\\n]*\\]\\]|[^\\s"';&|)])+)\\1`;
 const FLAG = new RegExp(`\\bkubectl\\b[^;&|\\n]*?\\s--context(?:=|\\s+)${NAME}`, 'g');
 const USE_CONTEXT = new RegExp(`\\bkubectl\\s+config\\s+use-context\\s+${NAME}`, 'g');
 // Helm reads the same KUBECONFIG; its flag is --kube-context (https://helm.sh/docs/helm/helm/).

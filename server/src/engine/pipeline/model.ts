@@ -67,6 +67,8 @@ export interface PipelineJob {
   /** The job's key. */
   readonly location: SourceLocation;
   readonly stage: string;
+  /** Where `stage:` is written; absent when the job takes the default stage `test`. */
+  readonly stageLocation?: SourceLocation;
   /** The job's own `when` (default `on_success`). */
   readonly when: JobWhen;
   readonly rules?: readonly PipelineRule[];
@@ -104,6 +106,11 @@ export interface Pipeline {
   readonly workflowRules?: readonly PipelineRule[];
   /** Malformed YAML, unresolved `include:` kinds, broken `extends`/`!reference`: with file and range, never a throw. */
   readonly problems: readonly PipelineProblem[];
+  /**
+   * Why GitLab creates no pipeline from this file at all, whatever the situation: the first error its
+   * YAML processor raises that can be decided offline (a job in a stage `stages` does not declare).
+   */
+  readonly refusal?: { readonly message: string; readonly location: SourceLocation };
 }
 
 /** Reads a file of the repository by the path `include:local` gives (leading `/` allowed); null when absent. */

@@ -15,7 +15,8 @@ export function pipelineDiagnostics(pipeline: Pipeline, map: readonly JobAccess[
   for (const row of map) (byJob.get(row.job) ?? byJob.set(row.job, []).get(row.job)!).push(row);
   for (const job of pipeline.jobs) {
     const rows = (byJob.get(job.name) ?? []).filter((r) => r.runs !== false);
-    if (!rows.length) continue;
+    // A trigger job gets no context from any agent: there is nothing to disagree about.
+    if (!rows.length || job.trigger) continue;
     out.push(...agentDenials(job, rows, knownContexts), ...invalidNamespaces(job, rows), ...unknownContexts(job, rows, knownContexts));
   }
   return out;
@@ -63,8 +64,8 @@ function unknownContexts(job: PipelineJob, rows: readonly JobAccess[], knownCont
     // As the job's shell would see it: a `$AGENT` holding the context's name is expanded first.
     const missing = rows.filter((r) => !r.contexts.some((c) => c.context === r.usedContexts[index]?.context && c.authorized));
     if (!missing.length) continue;
-    const name = missing[0].usedContexts[index]?.context ?? use.context;
-    if (name === '' || name.includes('$')) continue; // not known before the job runs
+    const name = missing[0].usedContexts[index]?.context ?? null;
+    if (name === null || name === '' || name.includes('$')) continue; // not known before the job runs
     const provided = [...new Set(rows.flatMap((r) => r.contexts.filter((c) => c.authorized).map((c) => c.context)))];
     const guess = closestMatch(name, [...provided, ...knownContexts]);
     const shown = name === use.context ? `"${name}"` : `"${name}" (${use.context})`;

@@ -77,12 +77,13 @@ function keptRows(reused: ReadonlyMap<PipelineJob, ReusedJob>, rows: ReadonlyMap
 }
 
 /**
- * Whether rows of the earlier map still hold for the same jobs: the same project, situations, agents
+ * Whether rows of the earlier map still hold for the same jobs: the same refusal (or none), project, situations, agents
  * (an agent's configuration compared by its parsed model: a new parse is a new agent) and options.
  * The pipeline-wide keywords are the reading's to compare.
  */
 function sameMapping(a: AccessMapInput, b: AccessMapInput): boolean {
   return (
+    a.pipeline.refusal?.message === b.pipeline.refusal?.message &&
     a.projectPath === b.projectPath &&
     a.projectId === b.projectId &&
     a.defaultBranch === b.defaultBranch &&

@@ -25,6 +25,8 @@ export interface Scenario {
   readonly isMergeRequest?: boolean;
   /** Merge request source branch; default `ref`. */
   readonly mergeRequestSourceBranch?: string;
+  /** Merge request IID (`CI_MERGE_REQUEST_IID`); default {@link EXAMPLE_MERGE_REQUEST}'s. */
+  readonly mergeRequestIid?: number | string;
   /** Merge request target branch; default `defaultBranch`. */
   readonly mergeRequestTargetBranch?: string;
   readonly defaultBranch: string;
@@ -82,7 +84,7 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   };
 
   const path = scenario.projectPath;
-  for (const [name, value] of projectNamingValues(path, false)) set(name, value);
+  for (const [name, value] of projectNamingValues(path, 'none')) set(name, value);
   set('CI_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
   set('CI_DEFAULT_BRANCH', scenario.defaultBranch);
 
@@ -99,13 +101,9 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   }
   set('CI_PIPELINE_SOURCE', scenario.pipelineSource ?? (isMr ? 'merge_request_event' : 'push'));
 
-  if (isMr) {
-    set('CI_MERGE_REQUEST_SOURCE_BRANCH_NAME', scenario.mergeRequestSourceBranch ?? scenario.ref);
-    set('CI_MERGE_REQUEST_TARGET_BRANCH_NAME', scenario.mergeRequestTargetBranch ?? scenario.defaultBranch);
-    set('CI_MERGE_REQUEST_EVENT_TYPE', 'detached');
-    set('CI_MERGE_REQUEST_PROJECT_PATH', path);
-    set('CI_MERGE_REQUEST_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
-  }
+  if (isMr) for (const [name, value] of mergeRequestValues(scenario)) set(name, value);
+  if (isTag) set('CI_COMMIT_TAG_MESSAGE', '');
+  if (scenario.pipelineSource === 'schedule') set('CI_PIPELINE_SCHEDULE_DESCRIPTION', EXAMPLE_SCHEDULE_DESCRIPTION);
 
   set('GITLAB_USER_LOGIN', scenario.userLogin);
   set('CI_JOB_NAME', scenario.jobName);
@@ -127,6 +125,46 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   return vars;
 }
 
+/** The merge request of a merge request scenario when the scenario does not say: `!1` (a user variable of the same name wins). */
+export const EXAMPLE_MERGE_REQUEST = { iid: '1', id: '1001', title: 'Draft: example change', diffId: '2001' } as const;
+/** A schedule's description in a schedule scenario (GitLab sets CI_PIPELINE_SCHEDULE_DESCRIPTION in every scheduled pipeline). */
+export const EXAMPLE_SCHEDULE_DESCRIPTION = 'Scheduled pipeline';
+
+/**
+ * The variables GitLab sets in every merge request pipeline (docs/gitlab-behaviour.md#merge-request-pipeline-variables):
+ * `Ci::Variables::Builder::Pipeline#predefined_merge_request_variables` and `MergeRequest#predefined_variables`.
+ * A detached pipeline of an open merge request without labels, assignees, milestone or approval;
+ * instance URLs are not known offline and are left out.
+ */
+function mergeRequestValues(scenario: Scenario): [string, string | undefined][] {
+  const iid = scenario.mergeRequestIid === undefined ? EXAMPLE_MERGE_REQUEST.iid : String(scenario.mergeRequestIid);
+  const projectId = scenario.projectId === undefined ? undefined : String(scenario.projectId);
+  const source = scenario.mergeRequestSourceBranch ?? scenario.ref;
+  return [
+    ['CI_MERGE_REQUEST_ID', EXAMPLE_MERGE_REQUEST.id],
+    ['CI_MERGE_REQUEST_IID', iid],
+    ['CI_MERGE_REQUEST_REF_PATH', `refs/merge-requests/${iid}/head`],
+    ['CI_MERGE_REQUEST_PROJECT_ID', projectId],
+    ['CI_MERGE_REQUEST_PROJECT_PATH', scenario.projectPath],
+    ['CI_MERGE_REQUEST_TARGET_BRANCH_NAME', scenario.mergeRequestTargetBranch ?? scenario.defaultBranch],
+    ['CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED', String(scenario.mergeRequestTargetProtected ?? true)],
+    ['CI_MERGE_REQUEST_TITLE', EXAMPLE_MERGE_REQUEST.title],
+    ['CI_MERGE_REQUEST_DRAFT', 'true'],
+    ['CI_MERGE_REQUEST_DESCRIPTION', ''],
+    ['CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED', 'false'],
+    ['CI_MERGE_REQUEST_SQUASH_ON_MERGE', 'false'],
+    ['CI_MERGE_REQUEST_SOURCE_PROJECT_ID', scenario.fromFork === true ? undefined : projectId],
+    ['CI_MERGE_REQUEST_SOURCE_PROJECT_PATH', sourceProjectPath(scenario.projectPath, mergeRequestKind(scenario))],
+    ['CI_MERGE_REQUEST_SOURCE_BRANCH_NAME', source],
+    ['CI_MERGE_REQUEST_SOURCE_BRANCH_PROTECTED', String(scenario.protectedRef === true && scenario.fromFork !== true)],
+    ['CI_MERGE_REQUEST_EVENT_TYPE', 'detached'],
+    // Empty in a detached pipeline: only merged results pipelines carry the two heads.
+    ['CI_MERGE_REQUEST_SOURCE_BRANCH_SHA', ''],
+    ['CI_MERGE_REQUEST_TARGET_BRANCH_SHA', ''],
+    ['CI_MERGE_REQUEST_DIFF_ID', EXAMPLE_MERGE_REQUEST.diffId],
+  ];
+}
+
 /**
  * `allVariableValues(scenarioVariables(...))` of `scenario` moved to any project, for checks that
  * run one job situation in the project of every entry: all but the variables naming the project
@@ -136,9 +174,9 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
 export function variableValuesByProject(scenario: Scenario): (projectPath: string) => ReadonlyMap<string, string> {
   const shared = allVariableValues(scenarioVariables(scenario));
   const userNames = new Set(Object.keys(scenario.variables ?? {}));
-  const isMr = scenario.isMergeRequest === true;
+  const mergeRequest = mergeRequestKind(scenario);
   return (projectPath) => {
-    const naming = projectNamingValues(projectPath, isMr);
+    const naming = projectNamingValues(projectPath, mergeRequest);
     const own = userNames.size && [...userNames].some((name) => naming.has(name)) ? new Map([...naming].filter(([name]) => !userNames.has(name))) : naming;
     return new OverlaidValues(shared, own);
   };
@@ -215,26 +253,40 @@ class OverlaidValues extends LookupFirstValues {
 const PROJECT_NAMING = new Set(['CI_PROJECT_PATH', 'CI_PROJECT_PATH_SLUG', 'CI_PROJECT_NAME', 'CI_PROJECT_NAMESPACE', 'CI_PROJECT_ROOT_NAMESPACE']);
 /** Named after the project too, in a merge request pipeline. */
 const MERGE_REQUEST_PROJECT_PATH = 'CI_MERGE_REQUEST_PROJECT_PATH';
+const MERGE_REQUEST_SOURCE_PROJECT_PATH = 'CI_MERGE_REQUEST_SOURCE_PROJECT_PATH';
+
+/** Whether a scenario is a merge request pipeline, and whether from a fork: the naming variables differ. */
+type MergeRequestKind = 'none' | 'sameProject' | 'fork';
+
+function mergeRequestKind(scenario: Scenario): MergeRequestKind {
+  return scenario.isMergeRequest !== true ? 'none' : scenario.fromFork === true ? 'fork' : 'sameProject';
+}
+
+/** The source project of a merge request into `path`: the project itself, or (from a fork) an example fork of it. */
+function sourceProjectPath(path: string, kind: MergeRequestKind): string {
+  return kind === 'fork' ? `contributor/${path.slice(path.lastIndexOf('/') + 1)}` : path;
+}
 
 /**
- * The predefined `CI_PROJECT_*` variables of a project, with `CI_MERGE_REQUEST_PROJECT_PATH` in a
- * merge request. The maps of recent projects are kept (read-only): the checks ask for the project
+ * The predefined `CI_PROJECT_*` variables of a project, with `CI_MERGE_REQUEST_PROJECT_PATH` and
+ * `CI_MERGE_REQUEST_SOURCE_PROJECT_PATH` in a merge request. The maps of recent projects are kept (read-only): the checks ask for the project
  * of each entry in each scenario in turn, and the simulations of a file for a few more. (With only
  * the last project kept, the asks of two interleaved callers made new maps nearly every time: 5.6
  * of 197 MiB allocated by bench/cli.ts's batch.)
  */
-function projectNamingValues(path: string, mergeRequest: boolean): ReadonlyMap<string, string> {
+function projectNamingValues(path: string, mergeRequest: MergeRequestKind): ReadonlyMap<string, string> {
   let known = namingByPath.get(path);
   if (!known) {
-    known = { naming: new ProjectNaming(path, false), inMergeRequest: undefined };
+    known = new Map();
     if (namingByPath.size >= REMEMBERED_PROJECTS) namingByPath.clear();
     namingByPath.set(path, known);
   }
-  if (!mergeRequest) return known.naming;
-  return (known.inMergeRequest ??= new ProjectNaming(path, true));
+  let naming = known.get(mergeRequest);
+  if (!naming) known.set(mergeRequest, (naming = new ProjectNaming(path, mergeRequest)));
+  return naming;
 }
 
-const namingByPath = new Map<string, { readonly naming: ProjectNaming; inMergeRequest: ProjectNaming | undefined }>();
+const namingByPath = new Map<string, Map<MergeRequestKind, ProjectNaming>>();
 const REMEMBERED_PROJECTS = 256;
 
 /**
@@ -245,13 +297,13 @@ const REMEMBERED_PROJECTS = 256;
 class ProjectNaming extends LookupFirstValues {
   constructor(
     private readonly path: string,
-    private readonly mergeRequest: boolean,
+    private readonly mergeRequest: MergeRequestKind,
   ) {
     super();
   }
 
   has(name: string): boolean {
-    return PROJECT_NAMING.has(name) || (this.mergeRequest && name === MERGE_REQUEST_PROJECT_PATH);
+    return PROJECT_NAMING.has(name) || (this.mergeRequest !== 'none' && (name === MERGE_REQUEST_PROJECT_PATH || name === MERGE_REQUEST_SOURCE_PROJECT_PATH));
   }
 
   get(name: string): string | undefined {
@@ -268,7 +320,10 @@ class ProjectNaming extends LookupFirstValues {
       ['CI_PROJECT_NAMESPACE', parts.slice(0, -1).join('/')],
       ['CI_PROJECT_ROOT_NAMESPACE', parts[0]],
     ]);
-    if (this.mergeRequest) made.set(MERGE_REQUEST_PROJECT_PATH, path);
+    if (this.mergeRequest !== 'none') {
+      made.set(MERGE_REQUEST_PROJECT_PATH, path);
+      made.set(MERGE_REQUEST_SOURCE_PROJECT_PATH, sourceProjectPath(path, this.mergeRequest));
+    }
     return made;
   }
 }

@@ -1,4 +1,4 @@
-import type { JobAccess } from '../../engine/pipeline/accessMap';
+import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess } from '../../engine/pipeline/accessMap';
 
 const escape = (text: string) => text.replace(/[|\\`*_]/g, (c) => `\\${c}`);
 
@@ -9,6 +9,7 @@ const agentOf = (context: string) => context.slice(context.lastIndexOf(':') + 1)
 export function jobLensTitle(rows: readonly JobAccess[]): string {
   const running = rows.filter((r) => r.runs !== false);
   if (!running.length) return `☸ does not run in any of ${rows.length} situations`;
+  if (rows[0].trigger) return `☸ trigger job: no KUBECONFIG · runs in ${running.length}/${rows.length} situations`;
   const grants = new Map<string, number>();
   for (const row of running) {
     for (const c of row.contexts) {
@@ -27,9 +28,11 @@ export function jobLensTitle(rows: readonly JobAccess[]): string {
 export function jobHover(job: string, rows: readonly JobAccess[]): string {
   const lines = rows.map((r) => {
     const runs = r.runs === true ? (r.when === 'manual' ? 'manual' : '✓ runs') : r.runs === false ? '✗ no' : '? depends';
-    const contexts = r.runs === false ? '—' : r.contexts.map((c) => (c.authorized ? `\`${escape(c.context)}\` → \`${escape(c.namespace ?? '(none)')}\` as ${escape(c.identity ?? '')}${c.managedEnvironment ? ' · managed environment' : ''}` : `\`${escape(c.context)}\` ✗ ${escape(c.reason ?? 'not authorized')}`)).join('<br>') || 'no agent configuration found';
+    const contexts = r.runs === false ? '—' : r.trigger ? escape(TRIGGER_JOB_ACCESS) : r.contexts.map((c) => (c.authorized ? `\`${escape(c.context)}\` → \`${escape(c.namespace ?? '(none)')}\` as ${escape(c.identity ?? '')}${c.managedEnvironment ? ' · managed environment' : ''}` : `\`${escape(c.context)}\` ✗ ${escape(c.reason ?? 'not authorized')}`)).join('<br>') || 'no agent configuration found';
     return `| ${escape(r.scenario)} | ${runs} | ${escape(r.environment?.name ?? '—')} | ${contexts} |`;
   });
   const why = rows.map((r) => `- ${escape(r.scenario)}: ${escape(r.reason)}`).join('\n');
-  return [`**Cluster access of job \`${escape(job)}\`**`, '', '| situation | runs | environment | contexts in KUBECONFIG |', '|---|---|---|---|', ...lines, '', why].join('\n');
+  const selected = [...new Set(rows.filter((r) => r.runs !== false).flatMap((r) => r.usedContexts.map(usedContextText)))];
+  const selects = selected.length ? ['', `The script selects ${selected.map(escape).join(', ')}.`] : [];
+  return [`**Cluster access of job \`${escape(job)}\`**`, '', '| situation | runs | environment | contexts in KUBECONFIG |', '|---|---|---|---|', ...lines, '', why, ...selects].join('\n');
 }

@@ -1,0 +1,108 @@
+// Pipelines as GitLab creates them: the access map of fixtures written from GitLab's documentation,
+// one per class of pipeline the map once got wrong. docs/gitlab-behaviour.md#merge-request-pipeline-variables,
+// #trigger-jobs, #pipelines-gitlab-refuses.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { readCiAccess } from '../../../server/src/engine/access/model';
+import { usedContextText, type MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
+import { DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/project';
+import { fixtureReader } from './pipelineFixtures';
+
+const PROJECT = 'acme/shop';
+const MERGE_REQUEST = 'merge request from feature/login';
+
+/** The agent `acme/agents:review`, which lets the project deploy to review apps. */
+const REVIEW_AGENT: MappedAgent = {
+  agent: { configProjectPath: 'acme/agents', name: 'review' },
+  ciAccess: readCiAccess(parseYaml(`ci_access:\n  projects:\n    - id: ${PROJECT}\n      environments: ["review/*"]\n`).value),
+};
+
+function mapOf(folder: string, agents: readonly MappedAgent[] = [REVIEW_AGENT]): PipelineAccess {
+  const read = fixtureReader(folder);
+  return pipelineAccess({ text: read('.gitlab-ci.yml') ?? '', file: '.gitlab-ci.yml', read, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents });
+}
+
+const row = (map: PipelineAccess, job: string, scenario: string) => {
+  const found = map.map.find((r) => r.job === job && r.scenario === scenario);
+  assert.ok(found, `no row for ${job} in ${scenario}: ${map.map.map((r) => `${r.job}/${r.scenario}`).join(', ')}`);
+  return found;
+};
+
+describe('merge request pipelines carry the variables GitLab sets in every one', () => {
+  // Builder::Pipeline#predefined_merge_request_variables and MergeRequest#predefined_variables.
+  test('workflow `if: $CI_MERGE_REQUEST_ID` creates the pipeline; the review app is named after the IID', () => {
+    const map = mapOf('merge-request-review');
+    const review = row(map, 'review', MERGE_REQUEST);
+    assert.equal(review.runs, true, review.reason);
+    assert.equal(review.environment?.name, 'review/mr-1');
+    assert.deepEqual(review.environment?.unresolved, []);
+    assert.equal(review.contexts[0].authorized, true, review.contexts[0].reason);
+    assert.equal(row(map, 'unit', MERGE_REQUEST).runs, true);
+    // A push to a feature branch creates no pipeline: neither rule matches.
+    assert.equal(row(map, 'unit', 'push to feature/login').runs, false);
+  });
+});
+
+describe('trigger jobs get no KUBECONFIG', () => {
+  // Ci::Bridge#runnable? is false: no runner runs a trigger job (https://docs.gitlab.com/ci/yaml/#trigger).
+  test('a plain trigger job and each job of a trigger matrix run, with no context, saying why', () => {
+    const map = mapOf('trigger-jobs');
+    const scenario = 'push to feature/login';
+    assert.equal(row(map, 'build', scenario).contexts[0].authorized, true, 'a script job of the same environment is authorized');
+    for (const job of ['deploy-infra', 'deploy-regions: [eu]', 'deploy-regions: [us]']) {
+      const trigger = row(map, job, scenario);
+      assert.equal(trigger.runs, true);
+      assert.equal(trigger.trigger, true);
+      assert.deepEqual(trigger.contexts, []);
+    }
+    assert.deepEqual(map.diagnostics.filter((d) => d.code.startsWith('pipeline.agent')), []);
+  });
+});
+
+describe('pipelines GitLab refuses are not shown as running', () => {
+  // lib/gitlab/ci/yaml_processor.rb validate_job_stage!; the stages are wrapped in .pre and .post.
+  test('a job in an undeclared stage: an error at its stage, and no job runs in any situation', () => {
+    const map = mapOf('undeclared-stage');
+    const message = 'deploy job: chosen stage deploy does not exist; available stages are .pre, build, review, .post';
+    const errors = map.diagnostics.filter((d) => d.code === 'pipeline.undefinedStage');
+    assert.deepEqual(errors.map((d) => [d.severity, d.message, d.range.start.line]), [['error', `${message}. GitLab does not create the pipeline.`, 17]]);
+    assert.equal(map.pipeline.refusal?.message, message);
+    for (const r of map.map) {
+      assert.equal(r.runs, false, `${r.job} in ${r.scenario}`);
+      assert.equal(r.reason, `GitLab does not create this pipeline: ${message}`);
+      assert.deepEqual(r.contexts, []);
+    }
+  });
+
+  test('a job without a stage is in test, which a stages list may leave out; the default stages have it', () => {
+    const read = () => null;
+    const refused = pipelineAccess({ text: 'stages: [build]\nlint:\n  script: make lint\n', file: '.gitlab-ci.yml', read, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [] });
+    assert.equal(refused.pipeline.refusal?.message, 'lint job: chosen stage test does not exist; available stages are .pre, build, .post');
+    assert.equal(refused.diagnostics.find((d) => d.code === 'pipeline.undefinedStage')?.range.start.line, 1, 'at the job, which has no stage: key');
+    const accepted = pipelineAccess({ text: 'lint:\n  script: make lint\nfirst:\n  stage: .pre\n  script: echo\n', file: '.gitlab-ci.yml', read, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [] });
+    assert.equal(accepted.pipeline.refusal, undefined);
+  });
+});
+
+describe('what the file cannot know is said, never shown as an empty name', () => {
+  // KUBE_CONTEXT from the CI/CD settings; an input interpolated by GitLab when the file is included.
+  test('a context from a variable without a value here, and one from an input, are set outside the file', () => {
+    const map = mapOf('contexts-set-outside');
+    const deploy = row(map, 'deploy', 'push to feature/login');
+    assert.deepEqual(
+      deploy.usedContexts.map((u) => [u.context, u.setOutside]),
+      [
+        [null, { variables: ['KUBE_CONTEXT'], inputs: [] }],
+        [null, { variables: [], inputs: ['agent-context'] }],
+        ['acme/agents:review', undefined],
+      ],
+    );
+    assert.deepEqual(deploy.usedContexts.map(usedContextText), [
+      '$KUBE_CONTEXT: set outside the file (CI/CD settings)',
+      'input "agent-context": set outside the file (given where the file is included, or when the pipeline is run)',
+      'acme/agents:review',
+    ]);
+    assert.deepEqual(map.diagnostics.filter((d) => d.code === 'pipeline.unknownContext'), [], 'no "kubectl would fail" for a name not known here');
+  });
+});
