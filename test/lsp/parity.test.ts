@@ -36,6 +36,8 @@ const MANAGED_CONFIG = 'ci_access:\n  projects:\n    - id: acme/app\n      acces
 const entry = (body: string) => `ci_access:\n  projects:\n    - id: acme/web\n${body}`;
 /** The mistakes the rules design and the checks are about, one per config. */
 const HAND_MADE_CONFIGS = [
+  // The merge request variables GitLab sets in every merge request pipeline (the IID names the namespace).
+  entry('      rules:\n        - if: $CI_MERGE_REQUEST_ID && $CI_MERGE_REQUEST_SOURCE_PROJECT_PATH == $CI_PROJECT_PATH\n          namespace: review-mr-$CI_MERGE_REQUEST_IID\n'),
   entry('      rules:\n        - if: $A ==\n'),
   entry('      rules:\n        - if: $CI_COMMIT_BRANCH == CI_DEFAULT_BRANCH\n'),
   entry('      default_namespace: My_Namespace\n'),

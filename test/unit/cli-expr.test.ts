@@ -55,9 +55,9 @@ describe('agentcfg expr (plain)', () => {
     assert.match(r.err, /Unknown lexeme found!/);
     assert.match(r.err, /\n {8}\^{17}\n$/);
   });
-  test('--unary-not enables the `!` dialect', async () => {
-    assert.equal((await run(exprCommand, ['!$A'])).code, 2);
-    assert.equal((await run(exprCommand, ['!$A', '--unary-not'])).out, 'true\n');
+  test('without --gitlab-version the newest release, as every face: `!` is read; --unary-not forces it on older ones', async () => {
+    assert.equal((await run(exprCommand, ['!$A'])).out, 'true\n');
+    assert.equal((await run(exprCommand, ['!$A', '--gitlab-version', '18.10', '--unary-not'])).out, 'true\n');
   });
 
   // docs/gitlab-behaviour.md#rulesif-by-version

@@ -43,8 +43,8 @@ const fixtures = [...yamlTexts(path.join(root, 'test', 'fixtures')), ...yamlText
 const readmeBlocks = [...readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m, k) => ({ name: `README.md#${k}`, text: m[1] }));
 fixtures.push(...readmeBlocks);
 
-/** Agent configurations and templates: the ones the fast reader must read itself (not decline). */
-const agentFiles = fixtures.filter((f) => /\.gitlab\/agents\/|fixtures\/templates\//.test(f.name));
+/** Agent configurations and templates that are valid YAML: the ones the fast reader must read itself (not decline). */
+const agentFiles = fixtures.filter((f) => /\.gitlab\/agents\/|fixtures\/templates\//.test(f.name) && !parseYaml(f.text).hasSyntaxErrors);
 
 /** Handwritten shapes around comments, blank lines and empty values (where the library's placement is subtle). */
 const shapes = [

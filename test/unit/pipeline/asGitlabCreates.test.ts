@@ -2,12 +2,15 @@
 // one per class of pipeline the map once got wrong. docs/gitlab-behaviour.md#merge-request-pipeline-variables,
 // #trigger-jobs, #pipelines-gitlab-refuses.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
-import { usedContextText, type MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
-import { DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/project';
-import { fixtureReader } from './pipelineFixtures';
+import { usedContextText, type JobAccess, type MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
+import { agentAsGitlabReads, agentReadingNote, DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/project';
+import { agentcfg } from '../../support/cli';
+import { FIXTURES, fixtureReader } from './pipelineFixtures';
 
 const PROJECT = 'acme/shop';
 const MERGE_REQUEST = 'merge request from feature/login';
@@ -104,5 +107,28 @@ describe('what the file cannot know is said, never shown as an empty name', () =
       'acme/agents:review',
     ]);
     assert.deepEqual(map.diagnostics.filter((d) => d.code === 'pipeline.unknownContext'), [], 'no "kubectl would fail" for a name not known here');
+  });
+});
+
+describe('agents as GitLab reads them', () => {
+  // The agent server reads only config.yaml and refuses one that does not parse; Rails authorizes
+  // every agent for its own project whatever its configuration (Clusters::Agents::Authorizations::CiAccess::Finder#implicit_authorizations).
+  test('an agent with only config.yml still authorizes its own project; a rejected config is marked', () => {
+    const root = path.join(FIXTURES, 'agents-as-gitlab-reads');
+    const { code, stdout, stderr } = agentcfg('pipeline', path.join(root, '.gitlab-ci.yml'), '--project', PROJECT, '--agent-project', PROJECT, '--format', 'json');
+    assert.equal(code, 0, stderr);
+    const deploy = (JSON.parse(stdout) as JobAccess[]).find((r) => r.job === 'deploy' && r.scenario === 'push to main')!;
+    const byName = new Map(deploy.contexts.map((c) => [c.context, c]));
+    const deployer = byName.get(`${PROJECT}:deployer`)!;
+    assert.deepEqual([deployer.authorized, deployer.via], [true, 'implicit']);
+    assert.deepEqual(deployer.problems, ['agent "deployer" has no configuration file (GitLab reads only config.yaml, not config.yml): it authorizes only its own project']);
+    const conflicted = byName.get(`${PROJECT}:conflicted`)!;
+    assert.equal(conflicted.authorized, true, 'its own project, implicitly, whatever the file says');
+    assert.deepEqual(conflicted.problems, [], 'the implicit authorization does not depend on the file');
+    assert.doesNotMatch(stderr, /kubectl would fail/);
+    // For another project of the group, the rejected configuration's answer is not GitLab's.
+    const other = agentAsGitlabReads({ configProjectPath: 'acme/agents', name: 'conflicted' }, readFileSync(path.join(root, '.gitlab/agents/conflicted/config.yaml'), 'utf8'));
+    assert.equal(other.reading?.kind, 'rejected');
+    assert.match(agentReadingNote(other)!, /^GitLab's agent rejects the configuration of "conflicted" \(line 3: .+\) and keeps the authorizations of the last one it accepted, which cannot be known here/);
   });
 });

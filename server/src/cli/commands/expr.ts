@@ -27,10 +27,10 @@ export const exprCommand: CliCommand = {
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['gitlab-version'], repeated: ['var', 'input'], flags: ['json', 'batch', 'unary-not'] });
     // The dialect of the chosen GitLab release (docs/gitlab-behaviour.md#rulesif-by-version): `!` from 18.11.
-    // Without --gitlab-version, GitLab's lexer before 18.11 (as before the version setting); --unary-not forces `!` on.
-    const version = args.values['gitlab-version'];
-    if (version !== undefined && !isGitlabVersion(version)) throw new UsageError(`--gitlab-version must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION}, got "${version}"`);
-    const unaryNot = args.flags.has('unary-not') || (version !== undefined && expressionDialect(version).unaryNot);
+    // Without --gitlab-version, the newest release, as every other face; --unary-not forces `!` on.
+    const version = args.values['gitlab-version'] ?? NEWEST_GITLAB_VERSION;
+    if (!isGitlabVersion(version)) throw new UsageError(`--gitlab-version must be a GitLab release from ${GITLAB_VERSIONS[0]} to ${NEWEST_GITLAB_VERSION}, got "${version}"`);
+    const unaryNot = args.flags.has('unary-not') || expressionDialect(version).unaryNot;
     if (args.flags.has('batch')) {
       if (args.positional.length || args.repeated.var || args.repeated.input) {
         throw new UsageError('--batch takes its expressions and variables from stdin only');

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readCiAccess } from '../../engine/access/model';
 import type { JobScenario } from '../../engine/access/scenarios';
-import { parseYaml } from '../../engine/config/yamlDocument';
+import type { GitlabVersion } from '../../engine/config/gitlabVersions';
 import { classifyPath } from '../../engine/files';
 import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type MappedAgent } from '../../engine/pipeline/accessMap';
-import { pipelineAccess } from '../../engine/project';
-import { agentConfigsUnder } from '../../workspace/agentConfigs';
+import { agentAsGitlabReads, pipelineAccess } from '../../engine/project';
+import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
 import { configProjectPathFromGit } from '../../workspace/gitRemote';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
@@ -16,7 +15,8 @@ import { formatOption } from '../options';
 const USAGE = `agentcfg pipeline <.gitlab-ci.yml> --project <full/path> [--agent-config <config.yaml>]... [--root <dir>]
        [--ref <ref>] [--tag] [--merge-request] [--protected] [--pipeline-source <s>] [--user <login>] [--var K=V]...
        [--format text|json] ${PROJECT_SETTING_USAGE}
-   Without --agent-config: every .gitlab/agents/<agent>/config.yaml under the repository root (default: the pipeline file's folder).
+   Without --agent-config: every agent of .gitlab/agents/ under the repository root (default: the pipeline file's folder),
+   each with its config.yaml (an agent without one still authorizes its own project).
    Without scenario flags: the built-in pipeline situations (push to the default branch, to a feature branch, a tag,
    a merge request, a schedule), then the scenarios of --settings.`;
 
@@ -51,7 +51,12 @@ export const pipelineCommand: CliCommand = {
     if (text === null) throw new UsageError(`cannot read ${args.positional[0]}`);
     // Agents beside the pipeline share its repository; those named by --agent-config live in their own.
     const extra = args.repeated['agent-config'];
-    const agents = extra ? extra.map((c) => mappedAgent(path.resolve(io.cwd, c), configProjectPathFromGit(path.resolve(io.cwd, c)) || settings.configProjectPath || projectPath)) : agentConfigsUnder(root).map((c) => mappedAgent(c, settings.configProjectPath || configProjectPathFromGit(c) || projectPath));
+    const agents = extra
+      ? extra.map((c) => mappedAgent(path.resolve(io.cwd, c), configProjectPathFromGit(path.resolve(io.cwd, c)) || settings.configProjectPath || projectPath, settings.gitlabVersion))
+      : agentDirectoriesUnder(root).map((dir) => {
+          const configProjectPath = settings.configProjectPath || configProjectPathFromGit(path.join(root, '.gitlab')) || projectPath;
+          return agentAsGitlabReads({ configProjectPath, name: dir.name }, dir.config === null ? null : readText(dir.config), { gitlabVersion: settings.gitlabVersion, ignored: dir.ignored });
+        });
 
     const result = pipelineAccess({
       text,
@@ -100,12 +105,12 @@ function situationFromArgs(args: ParsedArgs): JobScenario | null {
 }
 
 /** An agent from its config file, named by its folder. */
-function mappedAgent(file: string, configProjectPath: string): MappedAgent {
+function mappedAgent(file: string, configProjectPath: string, gitlabVersion: GitlabVersion): MappedAgent {
   const text = readText(file);
   if (text === null) throw new UsageError(`cannot read --agent-config ${file}`);
   const kind = classifyPath(file);
   if (kind.kind !== 'agentConfig') throw new UsageError(`--agent-config ${file} is not at .gitlab/agents/<agent>/config.yaml, so its agent has no name`);
-  return { agent: { configProjectPath, name: kind.agentName }, ciAccess: readCiAccess(parseYaml(text).value) };
+  return agentAsGitlabReads({ configProjectPath, name: kind.agentName }, text, { gitlabVersion });
 }
 
 function mapText(map: readonly JobAccess[], agents: number): string {

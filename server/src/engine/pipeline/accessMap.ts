@@ -1,20 +1,16 @@
-import type { AgentRef } from '../access/authorize';
 import { kubeContextName } from '../access/identity';
-import type { CiAccessModel } from '../access/model';
+import { agentReadingNote, type MappedAgent } from './agents';
 import type { JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
 import { rulesIfVariables, scenarioVariables, type Scenario } from '../vars/scenario';
 import { evaluatePipeline, type PipelineEvaluation } from './evaluation';
 import type { JobEnvironment, JobWhen, Pipeline, PipelineJob, SourceLocation } from './model';
 
+export type { MappedAgent } from './agents';
+
 /** What a trigger job gets, in words (docs/gitlab-behaviour.md#trigger-jobs). */
 export const TRIGGER_JOB_ACCESS = 'trigger job: it starts a downstream pipeline and runs on no runner, so it gets no KUBECONFIG';
 
-/** An agent whose configuration the map reads: found in the workspace, or named in settings. */
-export interface MappedAgent {
-  readonly agent: AgentRef;
-  readonly ciAccess: CiAccessModel;
-}
 
 export interface AccessMapInput {
   readonly pipeline: Pipeline;
@@ -230,6 +226,10 @@ function contextAccess(mapped: MappedAgent, job: PipelineJob, environment: Mappe
   // GitLab prepares the environment when the job's environment names this agent, managed resources
   // are not turned off there, and the winning authorization enables resource management.
   const managedEnvironment = outcome.authorized && outcome.resource_management && environment?.agent === context && job.environment?.kubernetes?.managedResources !== false;
+  // The own project's implicit authorization holds whatever the configuration; the rest of a
+  // rejected configuration is GitLab's last accepted one, not this. An agent without a
+  // configuration file is said to be one wherever it appears.
+  const unsure = (mapped.reading?.kind === 'rejected' && outcome.via !== 'implicit') || mapped.reading?.kind === 'missing' ? agentReadingNote(mapped) : undefined;
   return {
     context,
     authorized: outcome.authorized,
@@ -239,6 +239,6 @@ function contextAccess(mapped: MappedAgent, job: PipelineJob, environment: Mappe
     ...(outcome.denial !== null ? { reason: outcome.denial } : {}),
     via: viaLabel(outcome),
     managedEnvironment,
-    problems: outcome.problems.map((p) => p.message),
+    problems: [...outcome.problems.map((p) => p.message), ...(unsure ? [unsure] : [])],
   };
 }

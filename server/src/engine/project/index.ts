@@ -10,3 +10,4 @@ export { explainTemplateAt } from './templateHover';
 export { type TemplateHover } from '../template/templateHover';
 export { pipelineAccess, type PipelineAccess, type PipelineAccessInput } from './pipelineAccess';
 export { simulateAccess, type AccessOutcome, type SimulationOptions } from '../access/simulate';
+export { agentAsGitlabReads, agentReadingNote, type AgentReading, type MappedAgent } from '../pipeline/agents';

@@ -3,14 +3,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { readCiAccess, type CiAccessModel } from '../../engine/access/model';
-import { parseYaml } from '../../engine/config/yamlDocument';
-import { classifyPath } from '../../engine/files';
-import type { MappedAgent } from '../../engine/pipeline/accessMap';
-import { pipelineAccess, type PipelineAccess } from '../../engine/project';
+import { CONFIG_FILE_NAMES, classifyPath } from '../../engine/files';
+import { agentAsGitlabReads, pipelineAccess, type MappedAgent, type PipelineAccess } from '../../engine/project';
 import type { ServerSettings } from '../../protocol';
-import type { DocumentModels } from '../documentModels';
-import { agentConfigsUnder } from '../../workspace/agentConfigs';
+import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
 import { projectPathFromGit } from '../simulationContext';
 import { documentPath, localFilePath } from '../uriPaths';
 
@@ -29,12 +25,10 @@ export function isPipelineDocument(uri: string): boolean {
  */
 export class PipelineService {
   private readonly cache = new Map<string, { key: string; settings: ServerSettings; result: PipelineAccess }>();
-  private readonly onDisk = new Map<string, { mtimeMs: number; ciAccess: CiAccessModel }>();
+  /** Each agent as last read, by its configuration's path: the same object while its text is the same. */
+  private readonly read = new Map<string, { version: string; mapped: MappedAgent }>();
 
-  constructor(
-    private readonly documents: TextDocuments<TextDocument>,
-    private readonly models: DocumentModels,
-  ) {}
+  constructor(private readonly documents: TextDocuments<TextDocument>) {}
 
   /** The project the pipeline at `file` runs in: the setting, else its git remote. */
   projectOf(file: string | null, settings: ServerSettings): string {
@@ -99,48 +93,62 @@ export class PipelineService {
   }
 
   /**
-   * Every agent configuration for a pipeline at `root`, with a version that changes when its text
-   * does: those under `<root>/.gitlab/agents/` (open or on disk; their configuration project from the
-   * setting, else the git remote), then those of `gitlabAgentConfig.agentConfigs` (their project from
-   * their own git remote first: they live in another repository).
+   * Every agent for a pipeline at `root`, with a version that changes when its text does: the
+   * directories under `<root>/.gitlab/agents/` (their `config.yaml` open or on disk, or none; their
+   * configuration project from the setting, else the git remote), then those of
+   * `gitlabAgentConfig.agentConfigs` (their project from their own git remote first: they live in
+   * another repository). Each is read as GitLab reads it (engine/pipeline/agents.ts).
    */
   private agents(root: string | null, settings: ServerSettings): { file: string; version: string; mapped: MappedAgent }[] {
-    const beside = new Set(root === null ? [] : agentConfigsUnder(root));
+    const directories = root === null ? [] : agentDirectoriesUnder(root);
+    const beside = new Map<string, { file: string; ignored: readonly string[]; hasConfig: boolean }>();
+    for (const dir of directories) {
+      const file = dir.config ?? path.join(root!, '.gitlab', 'agents', dir.name, CONFIG_FILE_NAMES[0]);
+      beside.set(file, { file, ignored: dir.ignored, hasConfig: dir.config !== null });
+    }
     const open = new Map<string, TextDocument>();
     for (const document of this.documents.all()) {
       const file = localFilePath(document.uri);
       if (file === null || classifyPath(file).kind !== 'agentConfig') continue;
       open.set(file, document);
-      if (root !== null && path.dirname(path.dirname(path.dirname(path.dirname(file)))) === root) beside.add(file);
+      if (root !== null && path.dirname(path.dirname(path.dirname(path.dirname(file)))) === root && !beside.has(file)) beside.set(file, { file, ignored: [], hasConfig: true });
     }
     const elsewhere = settings.agentConfigs.map((extra) => (root !== null ? path.resolve(root, extra) : extra)).filter((file) => !beside.has(file));
-    const found = [...[...beside].sort().map((file) => ({ file, project: settings.configProjectPath || (projectPathFromGit(file) ?? '') })), ...elsewhere.map((file) => ({ file, project: projectPathFromGit(file) ?? settings.configProjectPath }))];
-    return found.flatMap(({ file, project }) => {
+    const found = [
+      ...[...beside.values()].sort((a, b) => a.file.localeCompare(b.file)).map((dir) => ({ ...dir, project: settings.configProjectPath || (projectPathFromGit(dir.file) ?? '') })),
+      ...elsewhere.map((file) => ({ file, ignored: [], hasConfig: true, project: projectPathFromGit(file) ?? settings.configProjectPath })),
+    ];
+    return found.flatMap(({ file, ignored, hasConfig, project }) => {
       const kind = classifyPath(file);
       if (kind.kind !== 'agentConfig') return [];
       const agent = { configProjectPath: project, name: kind.agentName };
       const document = open.get(file);
-      if (document) return [{ file, version: `open ${document.version}`, mapped: { agent, ciAccess: this.models.ciAccess(document) } }];
-      const disk = this.fromDisk(file);
-      return disk ? [{ file, version: `disk ${disk.mtimeMs}`, mapped: { agent, ciAccess: disk.ciAccess } }] : [];
+      const text = document ? { version: `open ${document.version}`, text: () => document.getText() } : hasConfig ? this.fromDisk(file) : { version: `none ${ignored.join(',')}`, text: () => null };
+      if (!text) return [];
+      const version = `${text.version} ${project} ${settings.gitlabVersion}`;
+      const cached = this.read.get(file);
+      if (cached?.version === version) return [{ file, version, mapped: cached.mapped }];
+      const mapped = agentAsGitlabReads(agent, text.text(), { gitlabVersion: settings.gitlabVersion, ignored });
+      this.read.set(file, { version, mapped });
+      return [{ file, version, mapped }];
     });
   }
 
-  private fromDisk(file: string): { mtimeMs: number; ciAccess: CiAccessModel } | null {
-    let mtimeMs: number;
+  /** A configuration on disk, versioned by its modification time; null when it cannot be read. */
+  private fromDisk(file: string): { version: string; text: () => string | null } | null {
     try {
-      mtimeMs = statSync(file).mtimeMs;
+      const mtimeMs = statSync(file).mtimeMs;
+      return { version: `disk ${mtimeMs}`, text: () => readText(file) };
     } catch {
       return null;
     }
-    const cached = this.onDisk.get(file);
-    if (cached?.mtimeMs === mtimeMs) return cached;
-    try {
-      const entry = { mtimeMs, ciAccess: readCiAccess(parseYaml(readFileSync(file, 'utf8')).value) };
-      this.onDisk.set(file, entry);
-      return entry;
-    } catch {
-      return null;
-    }
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
   }
 }
