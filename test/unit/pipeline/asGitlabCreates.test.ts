@@ -1,14 +1,15 @@
 // Pipelines as GitLab creates them: the access map of fixtures written from GitLab's documentation,
 // one per class of pipeline the map once got wrong. docs/gitlab-behaviour.md#merge-request-pipeline-variables,
-// #trigger-jobs, #pipelines-gitlab-refuses.
+// #trigger-jobs, #pipelines-gitlab-refuses, #agents-as-gitlab-reads-them, #child-pipelines, #pipeline-reading.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { usedContextText, type JobAccess, type MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
 import { agentAsGitlabReads, agentReadingNote, DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/project';
+import { wildcardRegExp } from '../../../server/src/engine/pipeline/includes';
 import { agentcfg } from '../../support/cli';
 import { FIXTURES, fixtureReader } from './pipelineFixtures';
 
@@ -130,5 +131,51 @@ describe('agents as GitLab reads them', () => {
     const other = agentAsGitlabReads({ configProjectPath: 'acme/agents', name: 'conflicted' }, readFileSync(path.join(root, '.gitlab/agents/conflicted/config.yaml'), 'utf8'));
     assert.equal(other.reading?.kind, 'rejected');
     assert.match(agentReadingNote(other)!, /^GitLab's agent rejects the configuration of "conflicted" \(line 3: .+\) and keeps the authorizations of the last one it accepted, which cannot be known here/);
+  });
+});
+
+describe('include:local wildcards are expanded from the files present', () => {
+  // Repository#search_files_by_wildcard_path: `**` any characters, `*` any but `/`.
+  test('stages/**.yml includes the files of every subfolder; a pattern matching nothing says so', () => {
+    const read = Object.assign(fixtureReader('include-wildcards'), { list: listFixture('include-wildcards') });
+    const text = read('.gitlab-ci.yml')!;
+    const map = pipelineAccess({ text, file: '.gitlab-ci.yml', read, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [REVIEW_AGENT] });
+    assert.deepEqual(map.pipeline.jobs.map((j) => [j.name, j.location.file]), [
+      ['review', 'stages/deploy/review.yml'],
+      ['unit', 'stages/test/unit.yml'],
+    ]);
+    assert.equal(row(map, 'review', 'push to feature/login').contexts[0].authorized, true);
+    assert.deepEqual(map.diagnostics.map((d) => [d.code, d.message]), [['pipeline.includeNoMatch', 'include:local (extra/*.yml) matches no file here, so it includes nothing.']]);
+    assert.deepEqual(['a/*.yml', 'a/**.yml', 'a/**/*.yml'].map((p) => ['a/x.yml', 'a/b/x.yml'].filter((f) => wildcardRegExp(p).test(f))), [['a/x.yml'], ['a/x.yml', 'a/b/x.yml'], ['a/b/x.yml']]);
+  });
+});
+
+/** The files of a fixture folder under `directory`, as a repository lists them. */
+function listFixture(folder: string): (directory: string) => string[] {
+  const base = path.join(FIXTURES, folder);
+  return (directory) => {
+    if (!existsSync(path.join(base, directory))) return [];
+    const entries = readdirSync(path.join(base, directory), { recursive: true, withFileTypes: true }) as Dirent[];
+    return entries.filter((e) => e.isFile()).map((e) => path.relative(base, path.join(e.parentPath, e.name)).replaceAll(path.sep, '/'));
+  };
+}
+
+describe('child pipelines are mapped under their trigger job', () => {
+  // Ci::Bridge#child_params: source parent_pipeline, the parent's ref; the trigger job's YAML
+  // variables (with its matrix values) forwarded by default (Downstream::Generator).
+  test('trigger:include:local with a matrix: one child per matrix job, with its values; a dynamic child is named', () => {
+    const map = mapOf('child-pipelines');
+    const children = map.children.filter((r) => r.scenario === 'push to feature/login');
+    assert.deepEqual(
+      children.map((r) => [r.parent, r.job, r.runs, r.environment?.name, r.contexts[0]?.authorized]),
+      [
+        ['deploy-regions: [eu]', 'deploy', true, 'review/shop-eu', true],
+        ['deploy-regions: [us]', 'deploy', true, 'review/shop-us', true],
+      ],
+    );
+    assert.equal(children[0].location.file, 'ci/deploy-child.yml');
+    const dynamic = map.diagnostics.find((d) => d.code === 'pipeline.childNotResolved');
+    assert.equal(dynamic?.message, 'trigger:include:artifact (generated-config.yml) is a dynamic child pipeline: its configuration is made by a job at run time, so its jobs cannot be shown here.');
+    assert.equal(dynamic?.range.start.line, 19);
   });
 });

@@ -6,6 +6,7 @@ import { classifyPath } from '../../engine/files';
 import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type MappedAgent } from '../../engine/pipeline/accessMap';
 import { agentAsGitlabReads, pipelineAccess } from '../../engine/project';
 import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
+import { repositoryFiles } from '../../workspace/repositoryFiles';
 import { configProjectPathFromGit } from '../../workspace/gitRemote';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
@@ -61,13 +62,14 @@ export const pipelineCommand: CliCommand = {
     const result = pipelineAccess({
       text,
       file: path.relative(root, file).replaceAll(path.sep, '/'),
-      read: (included) => readText(path.join(root, included.replace(/^\/+/, ''))),
+      read: Object.assign((included: string) => readText(path.join(root, included.replace(/^\/+/, ''))), { list: repositoryFiles(root) }),
       projectPath,
       settings,
       agents,
       ...(situation ? { scenarios: [situation] } : {}),
     });
-    io.out(format === 'json' ? `${JSON.stringify(result.map, null, 2)}\n` : mapText(result.map, agents.length));
+    const rows = [...result.map, ...result.children];
+    io.out(format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : mapText(rows, agents.length));
     for (const d of result.diagnostics) io.err(`${d.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
     return result.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },
@@ -117,13 +119,18 @@ function mapText(map: readonly JobAccess[], agents: number): string {
   if (!map.length) return 'No jobs.\n';
   const lines: string[] = [];
   let job = '';
-  // Grouped by job, jobs in pipeline order (the map is ordered by situation, then job).
-  const jobs = [...new Set(map.map((r) => r.job))];
-  for (const row of jobs.flatMap((name) => map.filter((r) => r.job === name))) {
-    if (row.job !== job) {
-      job = row.job;
+  // A child pipeline's job is named under its trigger job.
+  const nameOf = (r: JobAccess) => (r.parent ? `${r.parent} ▸ ${r.job}` : r.job);
+  // Grouped by job, jobs in pipeline order (the map is ordered by situation, then job), each
+  // trigger job's child jobs right under it.
+  const named = [...new Set(map.map(nameOf))];
+  const childrenOf = (name: string) => named.filter((n) => n.startsWith(`${name} ▸ `));
+  const jobs = [...new Set(named.filter((n) => !map.some((r) => r.parent && nameOf(r) === n)).flatMap((n) => [n, ...childrenOf(n)]))];
+  for (const row of jobs.flatMap((name) => map.filter((r) => nameOf(r) === name))) {
+    if (nameOf(row) !== job) {
+      job = nameOf(row);
       // The environment as expanded where the job runs (its name may depend on the ref).
-      const environment = (map.find((r) => r.job === job && r.runs !== false) ?? row).environment;
+      const environment = (map.find((r) => nameOf(r) === job && r.runs !== false) ?? row).environment;
       lines.push('', `${job}${environment ? ` → environment ${environment.name}${environment.action !== 'start' ? ` (${environment.action})` : ''}` : ''}`);
     }
     const runs = row.runs === true ? (row.when === 'manual' ? 'manual' : 'runs') : row.runs === false ? 'does not run' : 'depends';

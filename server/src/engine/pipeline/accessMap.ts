@@ -87,6 +87,8 @@ export interface JobAccess {
   readonly contexts: readonly ContextAccess[];
   /** A `trigger:` job: it starts a downstream pipeline and runs on no runner, so it gets no KUBECONFIG. */
   readonly trigger?: true;
+  /** A job of a child pipeline: the trigger job it runs under. */
+  readonly parent?: string;
   /** The contexts the job's script asks for (`kubectl --context`, `config use-context`), variables expanded. */
   readonly usedContexts: readonly UsedContext[];
   readonly location: SourceLocation;

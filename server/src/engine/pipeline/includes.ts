@@ -4,7 +4,8 @@
  * file's own content is merged last, so it wins (https://docs.gitlab.com/ci/yaml/#include,
  * https://docs.gitlab.com/ci/yaml/includes/#merge-method-for-include).
  *
- * Only `include:local` without wildcards or variables is read here (through the caller's reader);
+ * Only `include:local` is read here (through the caller's reader; wildcards where the reader can
+ * list files), never one with variables;
  * `remote`, `template`, `project`, `component` and `artifact` files live elsewhere and are reported as
  * not resolved, with the file and the line of the entry.
  */
@@ -119,7 +120,8 @@ function resolveItem(item: IncludeItem, state: LoadState, chain: readonly string
     return null;
   }
   const raw = item.value ?? '';
-  if (/[*$%]/.test(raw)) {
+  const wildcard = raw.includes('*') && !/[$%]/.test(raw) && state.read.list !== undefined;
+  if (!wildcard && /[*$%]/.test(raw)) {
     const why = raw.includes('*') ? 'a wildcard' : 'a CI/CD variable';
     state.problems.push({ loc: item.loc, severity: 'information', code: 'pipeline.includeNotResolved', message: `include:local${where} uses ${why}, which is not resolved here: the files it matches are not read.` });
     return null;
@@ -132,7 +134,38 @@ function resolveItem(item: IncludeItem, state: LoadState, chain: readonly string
       message: `include:local${where} has rules: GitLab includes it only when they match; it is read here as if they always do.`,
     });
   }
-  const path = raw.replace(/^\/+/, '');
+  return wildcard ? resolveWildcard(item, raw, state, chain) : resolveLocal(item, raw.replace(/^\/+/, ''), state, chain);
+}
+
+/**
+ * `include:local` with `*` or `**`: every repository file the pattern matches, in path order, each
+ * included as a local file. GitLab turns the whole path into a regular expression, `**` matching
+ * any characters and `*` any but `/` (`Repository#search_files_by_wildcard_path`, app/models/repository.rb).
+ */
+function resolveWildcard(item: IncludeItem, raw: string, state: LoadState, chain: readonly string[]): YMap | null {
+  const pattern = raw.replace(/^\/+/, '');
+  const directory = pattern.slice(0, pattern.lastIndexOf('/', pattern.indexOf('*')) + 1);
+  const matches = wildcardRegExp(pattern);
+  const files = [...new Set(state.read.list!(directory.replace(/\/$/, '')))].filter((file) => matches.test(file)).sort();
+  if (!files.length) {
+    state.problems.push({ loc: item.loc, severity: 'information', code: 'pipeline.includeNoMatch', message: `include:local (${raw}) matches no file here, so it includes nothing.` });
+    return null;
+  }
+  let merged: YMap | null = null;
+  for (const file of files) {
+    const included = resolveLocal(item, file, state, chain);
+    if (included) merged = merged ? mergeMaps(merged, included) : included;
+  }
+  return merged;
+}
+
+/** GitLab's reading of a wildcard path: everything literal but `**` (any characters) and `*` (any but `/`), anchored at both ends. */
+export function wildcardRegExp(pattern: string): RegExp {
+  const parts = pattern.split('**').map((part) => part.split('*').map((text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*?'));
+  return new RegExp(`^${parts.join('.*?')}$`);
+}
+
+function resolveLocal(item: IncludeItem, path: string, state: LoadState, chain: readonly string[]): YMap | null {
   if (chain.includes(path)) {
     state.problems.push({ loc: item.loc, severity: 'error', code: 'pipeline.includeLoop', message: `${path} includes itself (${[...chain, path].join(' → ')}): GitLab stops at its limit of ${MAX_INCLUDES} includes and rejects the pipeline.` });
     return null;

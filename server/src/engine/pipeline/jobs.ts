@@ -8,7 +8,7 @@
 import { validateExpression } from '../expr';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../vars/environment-tier';
 import { findKubeContexts } from './kubeContexts';
-import type { JobEnvironment, PipelineJob, PipelineRule, RefFilter } from './model';
+import type { ChildPipeline, JobEnvironment, PipelineJob, PipelineRule, RefFilter } from './model';
 import { flatten } from './references';
 import type { TreeProblem, YEntry, YMap, YNode } from './tree';
 import { present, readVariables, scalarText, stringValue, whenValue, type Locator } from './values';
@@ -56,8 +56,36 @@ export function readJob(name: string, entry: YEntry, job: YMap, defaults: JobDef
     ...(inheritVariables !== true ? { inheritVariables } : {}),
     ...(environment ? { environment } : {}),
     ...(present(get('trigger')) ? { trigger: true } : {}),
+    ...childPipelineOf(get('trigger'), locator),
     kubeContexts: [...findKubeContexts(scriptLines, (file) => locator.text(file)), ...kubeContextVariable(get('variables'))].map((c) => ({ context: c.context, location: locator.location(c.loc) })),
   };
+}
+
+const CHILD_INCLUDE_KINDS = ['local', 'artifact', 'project', 'template', 'remote', 'component'];
+
+/** `trigger:include` (lib/gitlab/ci/config/entry/trigger.rb): a string or a list of strings and `{local: …}`-style entries. */
+function childPipelineOf(trigger: YNode | undefined, locator: Locator): { childPipeline: ChildPipeline } | Record<string, never> {
+  const include = trigger?.kind === 'map' ? trigger.entries.get('include')?.value : undefined;
+  if (!present(include)) return {};
+  const local: string[] = [];
+  const elsewhere: ChildPipeline['elsewhere'][number][] = [];
+  for (const item of include!.kind === 'seq' ? include!.items : [include!]) {
+    const text = scalarText(item);
+    if (text !== undefined) {
+      local.push(text);
+      continue;
+    }
+    if (item.kind !== 'map') continue;
+    const kind = CHILD_INCLUDE_KINDS.find((k) => item.entries.has(k));
+    if (!kind) continue;
+    const value = scalarText(item.entries.get(kind)!.value) ?? null;
+    if (kind === 'local' && value !== null) local.push(value);
+    else elsewhere.push({ kind, value, location: locator.location(item.loc) });
+  }
+  const forward = trigger!.kind === 'map' ? trigger!.entries.get('forward')?.value : undefined;
+  const yamlVariables = forward?.kind === 'map' ? forward.entries.get('yaml_variables')?.value : undefined;
+  const forwardYamlVariables = !(yamlVariables?.kind === 'scalar' && yamlVariables.value === false);
+  return { childPipeline: { local, elsewhere, forwardYamlVariables, location: locator.location(include!.loc) } };
 }
 
 /** A job's own `KUBE_CONTEXT` variable (the context Auto DevOps jobs use). */

@@ -87,8 +87,21 @@ export interface PipelineJob {
    * (https://docs.gitlab.com/ci/yaml/#trigger).
    */
   readonly trigger?: boolean;
+  /** `trigger:include`: a child pipeline of this project (https://docs.gitlab.com/ci/yaml/#triggerinclude). */
+  readonly childPipeline?: ChildPipeline;
   /** `kubectl --context <name>` / `kubectl config use-context <name>` in `script`/`before_script`/`after_script`, where the name is literal or a variable. */
   readonly kubeContexts: readonly { readonly context: string; readonly location: SourceLocation }[];
+}
+
+/** The configuration of a child pipeline, as its trigger job names it. */
+export interface ChildPipeline {
+  /** `include:local` files (and plain strings), in order. */
+  readonly local: readonly string[];
+  /** Entries not read here: `artifact` (a dynamic child made at run time), `project`, `template`, `remote`, `component`. */
+  readonly elsewhere: readonly { readonly kind: string; readonly value: string | null; readonly location: SourceLocation }[];
+  /** `trigger:forward:yaml_variables` (default true): the trigger job's YAML variables pass to the child. */
+  readonly forwardYamlVariables: boolean;
+  readonly location: SourceLocation;
 }
 
 export interface PipelineProblem {
@@ -114,7 +127,14 @@ export interface Pipeline {
 }
 
 /** Reads a file of the repository by the path `include:local` gives (leading `/` allowed); null when absent. */
-export type PipelineFileReader = (path: string) => string | null;
+export interface PipelineFileReader {
+  (path: string): string | null;
+  /**
+   * The repository's files under `directory` (`''`: all), at any depth, repository-relative and
+   * `/`-separated, for `include:local` wildcards; absent when the face cannot list them.
+   */
+  readonly list?: (directory: string) => readonly string[];
+}
 
 /** Whether a job (or the pipeline, for `workflow:rules`) runs in a situation, and what decided it. */
 export interface RunDecision {

@@ -184,12 +184,26 @@ function softenMissing(problems: TreeProblem[]): void {
 
 /** The caller's reader, with a throw turned into "absent" and reported. */
 function safeReader(read: PipelineFileReader, problems: TreeProblem[], file: string): PipelineFileReader {
-  return (path) => {
+  const failed = (what: string, err: unknown) =>
+    problems.push({ loc: { file, start: 0, end: 0 }, severity: 'warning', code: 'pipeline.readFailed', message: `${what} could not be read: ${err instanceof Error ? err.message : String(err)}` });
+  const safe = (path: string) => {
     try {
       return read(path);
     } catch (err) {
-      problems.push({ loc: { file, start: 0, end: 0 }, severity: 'warning', code: 'pipeline.readFailed', message: `${path} could not be read: ${err instanceof Error ? err.message : String(err)}` });
+      failed(path, err);
       return null;
     }
   };
+  const list = read.list;
+  if (!list) return safe;
+  return Object.assign(safe, {
+    list: (directory: string) => {
+      try {
+        return list(directory);
+      } catch (err) {
+        failed(`The folder ${directory || '.'}`, err);
+        return [];
+      }
+    },
+  });
 }

@@ -6,6 +6,7 @@ import type { Pipeline, PipelineFileReader, PipelineJob } from '../pipeline/mode
 import { pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
 import { asPipelineScenario, presetPipelineScenarios } from '../pipeline/scenarios';
 import type { JobScenario } from '../access/scenarios';
+import { childPipelineAccess } from './childPipelines';
 import type { ProjectSettings } from './settings';
 
 export interface PipelineAccessInput {
@@ -34,6 +35,8 @@ export interface PipelineAccess {
   /** The situations mapped, in order. */
   readonly scenarios: readonly string[];
   readonly map: readonly JobAccess[];
+  /** The jobs of the child pipelines (`trigger:include`), each row naming its trigger job as `parent`. */
+  readonly children: readonly JobAccess[];
   /** The pipeline's reading problems and where pipeline and agents disagree; `file` says which file of the pipeline. */
   readonly diagnostics: readonly (EngineDiagnostic & { readonly file: string })[];
 }
@@ -59,7 +62,8 @@ export function pipelineAccess(input: PipelineAccessInput): PipelineAccess {
   const map = accessMap(mapInput, before && sameMapping(before.input, mapInput) ? keptRows(reading.reused, before.rows) : undefined);
   const knownContexts = input.agents.map((a) => kubeContextName(a.agent));
   const problems = pipeline.problems.map((p) => ({ file: p.location.file, range: p.location.range, severity: p.severity, code: p.code, message: p.message }));
-  const result = { pipeline, scenarios: scenarios.map((s) => s.name), map, diagnostics: [...problems, ...pipelineDiagnostics(pipeline, map, knownContexts)] };
+  const children = childPipelineAccess(pipeline, map, { projectPath: mapInput.projectPath, defaultBranch: mapInput.defaultBranch, agents: mapInput.agents, options: mapInput.options }, scenarios, input.read, knownContexts);
+  const result = { pipeline, scenarios: scenarios.map((s) => s.name), map, children: children.rows, diagnostics: [...problems, ...pipelineDiagnostics(pipeline, map, knownContexts), ...children.diagnostics] };
   memos.set(result, { reading: reading.memo, input: mapInput, rows: rowsByJob(pipeline.jobs, map) });
   return result;
 }

@@ -7,6 +7,7 @@ import { CONFIG_FILE_NAMES, classifyPath } from '../../engine/files';
 import { agentAsGitlabReads, pipelineAccess, type MappedAgent, type PipelineAccess } from '../../engine/project';
 import type { ServerSettings } from '../../protocol';
 import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
+import { repositoryFiles } from '../../workspace/repositoryFiles';
 import { projectPathFromGit } from '../simulationContext';
 import { documentPath, localFilePath } from '../uriPaths';
 
@@ -64,7 +65,7 @@ export class PipelineService {
     const result = pipelineAccess({
       text: document.getText(),
       file: '.gitlab-ci.yml',
-      read: (included) => (root === null ? null : this.readIncluded(root, included)),
+      read: root === null ? () => null : Object.assign((included: string) => this.readIncluded(root, included), { list: repositoryFiles(root) }),
       projectPath: this.projectOf(file, settings),
       settings,
       agents: agents.map((a) => a.mapped),
