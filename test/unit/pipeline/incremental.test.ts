@@ -100,7 +100,8 @@ describe('random edits in sequence', () => {
           taken += blocks?.filter((b) => before.has(b.entry)).length ?? 0;
         }
       }
-      assert.ok(taken > 0, 'some entries are taken from the earlier reading');
+      // A file that does not read entry by entry (left-over merge-conflict markers, say) has nothing to take.
+      if (readTree(text, 'f.yml').blocks) assert.ok(taken > 0, 'some entries are taken from the earlier reading');
     });
   }
 });
