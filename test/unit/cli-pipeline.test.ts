@@ -5,6 +5,9 @@
  * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#job-kubeconfig).
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { agentcfg } from '../support/cli';
 
@@ -54,7 +57,22 @@ describe('agentcfg pipeline', () => {
   });
 
   test('usage errors exit 2', () => {
-    assert.equal(agentcfg('pipeline', 'examples/.gitlab-ci.yml').code, 2);
     assert.equal(agentcfg('pipeline', 'no/such/.gitlab-ci.yml', '--project', 'a/b').code, 2);
+  });
+
+  test('without --project, the project of the git remote; without a remote, a usage error naming the flag', () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'agentcfg-pipeline-remote-'));
+    writeFileSync(path.join(repo, '.gitlab-ci.yml'), 'deploy:\n  script: kubectl get pods\n  environment: production\n');
+    const none = agentcfg('pipeline', path.join(repo, '.gitlab-ci.yml'));
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /is in no git repository with a remote: name the project it runs in with --project <full\/path>/);
+    mkdirSync(path.join(repo, '.git'));
+    writeFileSync(path.join(repo, '.git', 'config'), '[remote "origin"]\n\turl = git@gitlab.example.com:acme/shop/web.git\n');
+    mkdirSync(path.join(repo, '.gitlab', 'agents', 'deployer'), { recursive: true });
+    const mapped = agentcfg('pipeline', path.join(repo, '.gitlab-ci.yml'), '--format', 'json');
+    assert.equal(mapped.code, 0, mapped.stderr);
+    const context = (JSON.parse(mapped.stdout) as Row[])[0].contexts[0];
+    // The agent of the project's own repository authorizes it implicitly: the remote named the project.
+    assert.deepEqual([context.context, context.authorized], ['acme/shop/web:deployer', true]);
   });
 });

@@ -13,9 +13,10 @@ import type { CliCommand } from '../io';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs } from '../projectSettings';
 import { formatOption } from '../options';
 
-const USAGE = `agentcfg pipeline <.gitlab-ci.yml> --project <full/path> [--agent-config <config.yaml>]... [--root <dir>]
+const USAGE = `agentcfg pipeline <.gitlab-ci.yml> [--project <full/path>] [--agent-config <config.yaml>]... [--root <dir>]
        [--ref <ref>] [--tag] [--merge-request] [--protected] [--pipeline-source <s>] [--user <login>] [--var K=V]...
        [--format text|json] ${PROJECT_SETTING_USAGE}
+   Without --project: the project of the git remote (origin first) of the pipeline's repository.
    Without --agent-config: every agent of .gitlab/agents/ under the repository root (default: the pipeline file's folder),
    each with its config.yaml (an agent without one still authorizes its own project).
    Without scenario flags: the built-in pipeline situations (push to the default branch, to a feature branch, a tag,
@@ -42,11 +43,12 @@ export const pipelineCommand: CliCommand = {
     });
     if (args.positional.length !== 1) throw new UsageError('name exactly one .gitlab-ci.yml');
     const format = formatOption(args);
-    const projectPath = args.values.project;
-    if (!projectPath) throw new UsageError('--project <full/path> is required: the project the pipeline runs in');
     const settings = projectSettingsFromArgs(args, io.cwd);
     const situation = situationFromArgs(args);
     const file = path.resolve(io.cwd, args.positional[0]);
+    // The project the pipeline runs in: the flag, else the git remote of the pipeline's repository.
+    const projectPath = args.values.project || configProjectPathFromGit(file);
+    if (!projectPath) throw new UsageError(`${args.positional[0]} is in no git repository with a remote: name the project it runs in with --project <full/path>`);
     const root = path.resolve(io.cwd, args.values.root ?? path.dirname(file));
     const text = readText(file);
     if (text === null) throw new UsageError(`cannot read ${args.positional[0]}`);
