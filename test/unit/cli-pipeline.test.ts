@@ -47,7 +47,8 @@ describe('agentcfg pipeline', () => {
 
   test('the typo in a kubectl --context is reported on stderr at its line, with the right name', () => {
     const { stderr } = run();
-    assert.match(stderr, /^\.gitlab-ci\.yml:\d+:\d+: warning: kubectl would fail: the job's KUBECONFIG has no context "acme\/infra\/agents:prodution-agent".*did you mean "acme\/infra\/agents:production-agent"/m);
+    // At the path relative to the working directory (the repository root here), as given.
+    assert.match(stderr, /^examples\/\.gitlab-ci\.yml:\d+:\d+: warning: kubectl would fail: the job's KUBECONFIG has no context "acme\/infra\/agents:prodution-agent".*did you mean "acme\/infra\/agents:production-agent"/m);
   });
 
   test('scenario flags map one situation', () => {
