@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobScenario } from '../../engine/access/scenarios';
-import type { GitlabVersion } from '../../engine/config/gitlabVersions';
 import { classifyPath } from '../../engine/files';
 import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type MappedAgent } from '../../engine/pipeline/accessMap';
-import { agentAsGitlabReads, pipelineAccess } from '../../engine/project';
+import { agentAsGitlabReads, pipelineAccess, type ProjectSettings } from '../../engine/project';
 import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
 import { repositoryFiles } from '../../workspace/repositoryFiles';
 import { configProjectPathFromGit } from '../../workspace/gitRemote';
@@ -55,10 +54,10 @@ export const pipelineCommand: CliCommand = {
     // Agents beside the pipeline share its repository; those named by --agent-config live in their own.
     const extra = args.repeated['agent-config'];
     const agents = extra
-      ? extra.map((c) => mappedAgent(path.resolve(io.cwd, c), configProjectPathFromGit(path.resolve(io.cwd, c)) || settings.configProjectPath || projectPath, settings.gitlabVersion))
+      ? extra.map((c) => mappedAgent(path.resolve(io.cwd, c), configProjectPathFromGit(path.resolve(io.cwd, c)) || settings.configProjectPath || projectPath, settings))
       : agentDirectoriesUnder(root).map((dir) => {
           const configProjectPath = settings.configProjectPath || configProjectPathFromGit(path.join(root, '.gitlab')) || projectPath;
-          return agentAsGitlabReads({ configProjectPath, name: dir.name }, dir.config === null ? null : readText(dir.config), { gitlabVersion: settings.gitlabVersion, ignored: dir.ignored });
+          return agentAsGitlabReads({ configProjectPath, name: dir.name }, dir.config === null ? null : readText(dir.config), { gitlabVersion: settings.gitlabVersion, target: settings.target, ignored: dir.ignored });
         });
 
     const result = pipelineAccess({
@@ -111,12 +110,12 @@ function situationFromArgs(args: ParsedArgs): JobScenario | null {
 }
 
 /** An agent from its config file, named by its folder. */
-function mappedAgent(file: string, configProjectPath: string, gitlabVersion: GitlabVersion): MappedAgent {
+function mappedAgent(file: string, configProjectPath: string, settings: ProjectSettings): MappedAgent {
   const text = readText(file);
   if (text === null) throw new UsageError(`cannot read --agent-config ${file}`);
   const kind = classifyPath(file);
   if (kind.kind !== 'agentConfig') throw new UsageError(`--agent-config ${file} is not at .gitlab/agents/<agent>/config.yaml, so its agent has no name`);
-  return agentAsGitlabReads({ configProjectPath, name: kind.agentName }, text, { gitlabVersion });
+  return agentAsGitlabReads({ configProjectPath, name: kind.agentName }, text, { gitlabVersion: settings.gitlabVersion, target: settings.target });
 }
 
 function mapText(map: readonly JobAccess[], agents: number): string {

@@ -7,6 +7,7 @@
  */
 import type { AgentRef } from '../access/authorize';
 import { readCiAccess, type CiAccessModel } from '../access/model';
+import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import type { GitlabVersion } from '../config/gitlabVersions';
 import { validateParsedAgentConfig } from '../config/validateAgentConfig';
 import { parseYaml } from '../config/yamlDocument';
@@ -27,15 +28,22 @@ export type AgentReading =
   /** A `config.yaml` the agent server refuses: Rails keeps the authorizations of the last one it accepted. */
   | { readonly kind: 'rejected'; readonly reason: string };
 
+export interface AgentReadingOptions {
+  readonly gitlabVersion?: GitlabVersion;
+  /** The compatibility target the user chose (default `gitlab`): with `proposal`, the proposed `rules` are not a refusal. */
+  readonly target?: CompatibilityTarget;
+  readonly ignored?: readonly string[];
+}
+
 /**
  * The agent of a directory: its configuration `text` (null when the directory has no `config.yaml`;
  * `ignored` names the files there GitLab does not read, such as `config.yml`).
  */
-export function agentAsGitlabReads(agent: AgentRef, text: string | null, options: { readonly gitlabVersion?: GitlabVersion; readonly ignored?: readonly string[] } = {}): MappedAgent {
+export function agentAsGitlabReads(agent: AgentRef, text: string | null, options: AgentReadingOptions = {}): MappedAgent {
   if (text === null) return { agent, ciAccess: readCiAccess({}), reading: { kind: 'missing', ignored: options.ignored ?? [] } };
   const parsed = parseYaml(text);
   const ciAccess = readCiAccess(parsed.value);
-  const refusal = validateParsedAgentConfig(parsed, { target: 'gitlab', securityLints: false, ciAccess, ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}) }).find(
+  const refusal = validateParsedAgentConfig(parsed, { target: options.target ?? 'gitlab', securityLints: false, ciAccess, ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}) }).find(
     (d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code.startsWith('schema.')),
   );
   if (!refusal) return { agent, ciAccess, reading: { kind: 'read' } };

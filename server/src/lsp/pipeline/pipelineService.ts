@@ -126,10 +126,10 @@ export class PipelineService {
       const document = open.get(file);
       const text = document ? { version: `open ${document.version}`, text: () => document.getText() } : hasConfig ? this.fromDisk(file) : { version: `none ${ignored.join(',')}`, text: () => null };
       if (!text) return [];
-      const version = `${text.version} ${project} ${settings.gitlabVersion}`;
+      const version = `${text.version} ${project} ${settings.gitlabVersion} ${settings.target}`;
       const cached = this.read.get(file);
       if (cached?.version === version) return [{ file, version, mapped: cached.mapped }];
-      const mapped = agentAsGitlabReads(agent, text.text(), { gitlabVersion: settings.gitlabVersion, ignored });
+      const mapped = agentAsGitlabReads(agent, text.text(), { gitlabVersion: settings.gitlabVersion, target: settings.target, ignored });
       this.read.set(file, { version, mapped });
       return [{ file, version, mapped }];
     });
