@@ -272,9 +272,15 @@ describe('the simulation follows the version', () => {
     assert.ok(!simulate(text, '17.10').explanation.some((line) => flag.test(line)));
   });
 
-  test('resource_management takes effect from 17.9', () => {
+  test('resource_management takes effect from 17.9; until 18.1 only behind a flag, which the explanation names', () => {
     const text = entry('      access_as:\n        ci_job: {}\n      resource_management:\n        enabled: true\n');
     assert.equal(simulate(text, '17.8').resource_management, false);
-    assert.equal(simulate(text, '17.9').resource_management, true);
+    const flag = /prepares managed resources only where the feature flag gitlab_managed_cluster_resources is on \(off by default; generally available from 18\.1\): taken as on here/;
+    for (const version of ['17.9', '18.0'] as const) {
+      const outcome = simulate(text, version);
+      assert.equal(outcome.resource_management, true);
+      assert.ok(outcome.explanation.some((line) => flag.test(line)), outcome.explanation.join('\n'));
+    }
+    assert.ok(!simulate(text, '18.1').explanation.some((line) => flag.test(line)));
   });
 });

@@ -1,5 +1,5 @@
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import { ciEntryPath, expressionDialect, keyAddedAfter, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../config/gitlabVersions';
+import { ciEntryPath, expressionDialect, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
 import { checkNamespace, type NamespaceCheck, type OverlongNamespacePolicy } from '../vars/namespace';
 import { allVariableValues, refIsProtected, scenarioVariables, type Scenario } from '../vars/scenario';
 import { decideAsGitLab, type AgentRef, type GitLabDecision, type Via } from './authorize';
@@ -133,6 +133,13 @@ export function simulateAccess(
     ...(scenario.userLogin ? { userLogin: scenario.userLogin } : {}),
   });
   explanation.push(`authorized${namespace ? ` in namespace "${namespace}"` : ' (no namespace in the kubeconfig context)'} as ${identity.username}`);
+  const version = options.gitlabVersion ?? NEWEST_GITLAB_VERSION;
+  // Before the release that added `resource_management`, the key is unknown: no managed resources.
+  const resourceManagement = entry !== null && entry.resourceManagement && !keyAddedAfter(ciEntryPath(entry.kind, 'resource_management'), version);
+  if (resourceManagement && !hasBehaviour('resourceManagementWithoutFlag', version)) {
+    // docs/gitlab-behaviour.md#gitlab-versions: whether an instance turned the flag on is not knowable here.
+    explanation.push(`GitLab ${version} prepares managed resources only where the feature flag gitlab_managed_cluster_resources is on (off by default; generally available from ${VERSIONED_BEHAVIOURS.resourceManagementWithoutFlag.added}): taken as on here`);
+  }
   return {
     authorized: true,
     ...base,
@@ -141,8 +148,7 @@ export function simulateAccess(
     access_as: identity.mode,
     identity,
     context: kubeContextName(agent),
-    // Before the release that added `resource_management`, the key is unknown: no managed resources.
-    resource_management: entry !== null && entry.resourceManagement && !keyAddedAfter(ciEntryPath(entry.kind, 'resource_management'), options.gitlabVersion ?? NEWEST_GITLAB_VERSION),
+    resource_management: resourceManagement,
     problems,
     denial: null,
     explanation,

@@ -126,7 +126,8 @@ export type VersionedBehaviour =
   | 'authorizedEntities500'
   | 'crossTopLevelCiAccess'
   | 'crossTopLevelUserAccess'
-  | 'protectedBranchesOnlyWithoutFlag';
+  | 'protectedBranchesOnlyWithoutFlag'
+  | 'resourceManagementWithoutFlag';
 
 const GITLAB_MR = 'https://gitlab.com/gitlab-org/gitlab/-/merge_requests';
 
@@ -160,6 +161,11 @@ export const VERSIONED_BEHAVIOURS: Readonly<Record<VersionedBehaviour, { readonl
     added: '17.10',
     what: '`protected_branches_only` without the feature flag `kubernetes_agent_protected_branches` (from 17.3 the key is read, but Rails filters by it only where the flag is on)',
     sources: [`${DOCS}/ci_cd_workflow/`, `${GITLAB_MR}/156626`, 'https://gitlab.com/gitlab-org/gitlab/-/issues/467936'],
+  },
+  resourceManagementWithoutFlag: {
+    added: '18.1',
+    what: '`resource_management` without the feature flag `gitlab_managed_cluster_resources` (from 17.9 the key is read, but GitLab prepares managed resources only where the flag, off by default, is on)',
+    sources: [`${DOCS}/managed_kubernetes_resources/`, 'https://gitlab.com/gitlab-org/gitlab/-/issues/520042'],
   },
   crossTopLevelUserAccess: {
     added: '18.4',
