@@ -179,3 +179,23 @@ describe('child pipelines are mapped under their trigger job', () => {
     assert.equal(dynamic?.range.start.line, 19);
   });
 });
+
+describe('other errors GitLab raises before creating a pipeline', () => {
+  const mapText = (text: string) => pipelineAccess({ text, file: '.gitlab-ci.yml', read: () => null, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [REVIEW_AGENT] });
+  // yaml_processor.rb validate_job_dependency!: "<job> job: undefined need: <name>".
+  test('a need of a job the pipeline does not have: an error at the need, and no pipeline', () => {
+    const map = mapText('build:\n  stage: build\n  script: make\ndeploy:\n  stage: deploy\n  needs: [biuld, {job: lint, optional: true}]\n  script: kubectl get pods\n  environment: review/x\n');
+    assert.equal(map.pipeline.refusal?.message, 'deploy job: undefined need: biuld');
+    assert.deepEqual(map.diagnostics.filter((d) => d.code === 'pipeline.undefinedNeed').map((d) => [d.range.start.line, d.range.start.character]), [[5, 10]]);
+    assert.ok(map.map.every((r) => r.runs === false));
+    const matrix = mapText('build:\n  stage: build\n  script: make\n  parallel:\n    matrix:\n      - OS: [a, b]\ndeploy:\n  stage: deploy\n  needs: [build]\n  script: make\n');
+    assert.equal(matrix.pipeline.refusal, undefined, 'a need of a matrix job by its name is fine');
+  });
+
+  // extendable/entry.rb: "<key>: circular dependency detected in `extends`".
+  test('an extends cycle: GitLab creates no pipeline, and the map says so with its message', () => {
+    const map = mapText('a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n');
+    assert.match(map.pipeline.refusal?.message ?? '', /^[ab]: circular dependency detected in `extends`/);
+    assert.ok(map.map.every((r) => r.runs === false && /^GitLab does not create this pipeline: [ab]: circular dependency/.test(r.reason)));
+  });
+});

@@ -74,7 +74,8 @@ describe('reusing the previous map after an edit', () => {
     const before = pipelineAccess({ ...BASE, text });
     const after = remap(`${text}.later:\n  environment: production\n`, before);
     redone(after, before, 'a');
-    kept(after, before, 'b');
+    // Before, GitLab refused the whole pipeline (an unknown parent): b's rows change too.
+    redone(after, before, 'b');
   });
 
   test('editing a !reference target refreshes the jobs that reference it', () => {

@@ -8,7 +8,7 @@
 import { validateExpression } from '../expr';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../vars/environment-tier';
 import { findKubeContexts } from './kubeContexts';
-import type { ChildPipeline, JobEnvironment, PipelineJob, PipelineRule, RefFilter } from './model';
+import type { ChildPipeline, JobEnvironment, PipelineJob, PipelineRule, RefFilter, SourceLocation } from './model';
 import { flatten } from './references';
 import type { TreeProblem, YEntry, YMap, YNode } from './tree';
 import { present, readVariables, scalarText, stringValue, whenValue, type Locator } from './values';
@@ -57,8 +57,33 @@ export function readJob(name: string, entry: YEntry, job: YMap, defaults: JobDef
     ...(environment ? { environment } : {}),
     ...(present(get('trigger')) ? { trigger: true } : {}),
     ...childPipelineOf(get('trigger'), locator),
+    ...needsOf(get('needs'), locator),
     kubeContexts: [...findKubeContexts(scriptLines, (file) => locator.text(file)), ...kubeContextVariable(get('variables'))].map((c) => ({ context: c.context, location: locator.location(c.loc) })),
   };
+}
+
+/**
+ * The jobs of this pipeline a job `needs` (https://docs.gitlab.com/ci/yaml/#needs): names, or
+ * `{job: …}` entries; optional ones and needs of other pipelines or projects are left out, since
+ * their absence is no error here.
+ */
+function needsOf(node: YNode | undefined, locator: Locator): { needs: PipelineJob['needs'] } | Record<string, never> {
+  if (node?.kind !== 'seq') return {};
+  const needs: { job: string; location: SourceLocation }[] = [];
+  for (const item of node.items) {
+    const name = scalarText(item);
+    if (name !== undefined) {
+      needs.push({ job: name, location: locator.location(item.loc) });
+      continue;
+    }
+    if (item.kind !== 'map' || item.entries.has('project') || item.entries.has('pipeline')) continue;
+    const optional = item.entries.get('optional')?.value;
+    if (optional?.kind === 'scalar' && optional.value === true) continue;
+    const job = item.entries.get('job')?.value;
+    const jobName = scalarText(job);
+    if (jobName !== undefined) needs.push({ job: jobName, location: locator.location(job!.loc) });
+  }
+  return needs.length ? { needs } : {};
 }
 
 const CHILD_INCLUDE_KINDS = ['local', 'artifact', 'project', 'template', 'remote', 'component'];
@@ -252,6 +277,7 @@ export function matrixJobs(job: PipelineJob, parallel: YNode | undefined, proble
   return combinations.slice(0, MAX_MATRIX_JOBS).map((variables) => ({
     ...job,
     name: `${job.name}: [${Object.values(variables).join(', ')}]`,
+    matrixOf: job.name,
     variables: { ...job.variables, ...variables },
   }));
 }

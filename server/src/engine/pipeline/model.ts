@@ -87,6 +87,10 @@ export interface PipelineJob {
    * (https://docs.gitlab.com/ci/yaml/#trigger).
    */
   readonly trigger?: boolean;
+  /** The job `parallel:matrix` made this one of (its name without the matrix values). */
+  readonly matrixOf?: string;
+  /** The jobs of this pipeline it `needs`, where each is named (optional needs left out). */
+  readonly needs?: readonly { readonly job: string; readonly location: SourceLocation }[];
   /** `trigger:include`: a child pipeline of this project (https://docs.gitlab.com/ci/yaml/#triggerinclude). */
   readonly childPipeline?: ChildPipeline;
   /** `kubectl --context <name>` / `kubectl config use-context <name>` in `script`/`before_script`/`after_script`, where the name is literal or a variable. */

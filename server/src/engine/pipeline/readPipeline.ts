@@ -11,7 +11,7 @@ import { loadConfig } from './includes';
 import { matrixJobs, readJob, readRules, type JobDefaults } from './jobs';
 import type { Pipeline, PipelineFileReader, PipelineJob, PipelineRule } from './model';
 import { ReferenceResolver } from './references';
-import { declaredStages, undefinedStages } from './stages';
+import { declaredStages, pipelineRefusals } from './refusals';
 import type { TreeProblem, YNode } from './tree';
 import { Locator, present, readVariables } from './values';
 
@@ -127,15 +127,16 @@ export function readPipelineReusing(text: string, read: PipelineFileReader, file
     if (loaded.incomplete) softenMissing(problems);
     // `stages:` may be in an include not read here: then no stage is known to be missing.
     const stagesNode = top('stages') ?? top('types');
-    const stages = undefinedStages(jobs, loaded.incomplete && !stagesNode ? undefined : declaredStages(stagesNode));
+    const readProblems = problems.map((p) => locator.problem(p));
+    const refusals = pipelineRefusals(jobs, loaded.incomplete && !stagesNode ? undefined : declaredStages(stagesNode), !loaded.incomplete, readProblems);
     const included = new Map([...loaded.texts].filter(([name]) => name !== file));
     return {
       pipeline: {
         jobs,
         variables,
         ...(workflowRules ? { workflowRules } : {}),
-        problems: [...problems.map((p) => locator.problem(p)), ...stages.problems],
-        ...(stages.refusal ? { refusal: stages.refusal } : {}),
+        problems: [...readProblems, ...refusals.problems],
+        ...(refusals.refusal ? { refusal: refusals.refusal } : {}),
       },
       memo: entries ? { file, entries, included, global, jobs: memoJobs } : null,
       reused,
