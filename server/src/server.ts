@@ -21,6 +21,7 @@ import { COMPLETION_TRIGGER_CHARACTERS, CompletionFeature } from './lsp/completi
 import { DocumentLinksFeature } from './lsp/documentLinks';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokensFeature } from './lsp/semanticTokens';
 import { WorkspaceIds, workspaceFolderPaths } from './lsp/workspaceIds';
+import { useWorkspaceFolders } from './lsp/simulationContext';
 import { PipelineFeature } from './lsp/pipeline/pipelineFeature';
 import { PipelineJobsRequest } from './lsp/pipeline/pipelineJobsRequest';
 import { AccessDiffRequest } from './lsp/accessDiffRequest';
@@ -41,6 +42,7 @@ const cluster = new ClusterFeature(connection, documents);
 connection.onInitialize((params) => {
   supportsConfiguration = Boolean(params.capabilities.workspace?.configuration);
   workspaceFolders = workspaceFolderPaths(params);
+  useWorkspaceFolders(workspaceFolders);
   cluster.initialize(params.initializationOptions);
   return {
     capabilities: {

@@ -153,3 +153,33 @@ describe('LSP over stdio: the results view of an agent lists the jobs of the pip
     client.close(uri);
   });
 });
+
+describe('LSP over stdio: several checkouts in one opened folder, each its own project', () => {
+  // The opened folder holds a checkout of acme/shop next to the settings' project: the checkout's
+  // agent and pipeline are acme/shop's (its git remote), not the settings' other/platform.
+  let client: LspTestClient;
+  let workspace: string;
+  const CHECKOUT_CONFIG = 'ci_access:\n  projects:\n    - id: acme/shop/web\n';
+  const CHECKOUT_PIPELINE = 'deploy:\n  script:\n    - kubectl --context acme/shop:deployer get pods\n  environment: production\n';
+  before(async () => {
+    workspace = mkdtempSync(path.join(tmpdir(), 'agentcfg-checkouts-'));
+    const shop = path.join(workspace, 'shop');
+    mkdirSync(path.join(shop, '.gitlab', 'agents', 'deployer'), { recursive: true });
+    execFileSync('git', ['init', '-q', shop]);
+    execFileSync('git', ['-C', shop, 'remote', 'add', 'origin', 'git@gitlab.example.com:acme/shop.git']);
+    writeFileSync(path.join(shop, '.gitlab', 'agents', 'deployer', 'config.yaml'), CHECKOUT_CONFIG);
+    writeFileSync(path.join(shop, '.gitlab-ci.yml'), CHECKOUT_PIPELINE);
+    client = await LspTestClient.start({ settings: { configProjectPath: 'other/platform', pipelineProjectPath: 'other/platform' }, workspaceFolder: workspace });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  test('the checkout\'s pipeline gets its own agent\'s context, and its config is not outside its top-level group', async () => {
+    const pipeline = await client.open(pathToFileURL(path.join(workspace, 'shop', '.gitlab-ci.yml')).href, CHECKOUT_PIPELINE);
+    assert.deepEqual(pipeline.diagnostics, [], 'no "kubectl would fail": the context is acme/shop:deployer');
+    const config = await client.open(pathToFileURL(path.join(workspace, 'shop', '.gitlab', 'agents', 'deployer', 'config.yaml')).href, CHECKOUT_CONFIG);
+    assert.deepEqual(config.diagnostics.filter((d) => String(d.code).startsWith('authorization.crossTopLevel')), []);
+  });
+});

@@ -4,7 +4,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { GITLAB_VERSIONS, isGitlabVersion, NEWEST_GITLAB_VERSION } from '../engine/config/gitlabVersions';
 import { isSecurityLintCode, SECURITY_LINTS } from '../engine/config/securityLints';
 import { readProjectSettings, type ProjectSettings } from '../engine/project';
-import { configProjectPathFromGit } from '../workspace/gitRemote';
+import { projectPathOf } from '../workspace/projectOfFile';
 import { UsageError, type ArgsSpec, type ParsedArgs } from './args';
 import { choiceOption } from './options';
 
@@ -60,11 +60,13 @@ export function projectSettingsFromArgs(args: ParsedArgs, cwd: string): ProjectS
   });
 }
 
-/** The settings for one file: the agent configuration project from the file's git remote when no setting or flag names it (as the editor does). */
-export function settingsForFile(settings: ProjectSettings, file: string): ProjectSettings {
-  if (settings.configProjectPath) return settings;
-  const configProjectPath = configProjectPathFromGit(file);
-  return configProjectPath ? { ...settings, configProjectPath } : settings;
+/**
+ * The settings for one file: the agent configuration project of the file's repository, as the
+ * editor finds it (workspace/projectOfFile.ts), with the working directory as the opened folder.
+ */
+export function settingsForFile(settings: ProjectSettings, file: string, cwd = process.cwd()): ProjectSettings {
+  const configProjectPath = projectPathOf(file, settings.configProjectPath, [cwd]);
+  return configProjectPath !== settings.configProjectPath ? { ...settings, configProjectPath } : settings;
 }
 
 /** `gitlabAgentConfig.*` keys of a settings file, flat (`"gitlabAgentConfig.target"`) or nested (`"gitlabAgentConfig": {"target"}`). */

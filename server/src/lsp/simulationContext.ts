@@ -3,6 +3,7 @@ import { classifyPath } from '../engine/files';
 import { scenarioContext, UNNAMED_AGENT, type ProjectSettings } from '../engine/project';
 import type { ServerSettings } from '../protocol';
 import { configProjectPathFromGit } from '../workspace/gitRemote';
+import { projectPathOf as projectOfFile } from '../workspace/projectOfFile';
 import { documentPath, localFilePath } from './uriPaths';
 
 /** Project path per file, from its git remote; bounded (least recently used goes first). */
@@ -26,15 +27,26 @@ export function projectPathFromGit(file: string): string | null {
   return found;
 }
 
+/** The folders the editor opened (absolute paths). */
+let workspaceRoots: readonly string[] = [];
+
+/** Tells the project lookups which folders the editor opened (from `initialize`). */
+export function useWorkspaceFolders(folders: readonly string[]): void {
+  workspaceRoots = [...folders];
+}
+
+/** The GitLab project of the repository holding `file` (workspace/projectOfFile.ts), with the remotes remembered. */
+export function projectPathOf(file: string | null, setting: string): string {
+  return projectOfFile(file, setting, workspaceRoots, projectPathFromGit);
+}
+
 /**
  * The settings the engine reads for one document: the editor's, with the agent configuration
- * project's path taken from the file's git remote when the setting leaves it empty.
+ * project's path that of the file's repository ({@link projectPathOf}).
  */
 export function projectSettings(uri: string, settings: ServerSettings): ProjectSettings {
-  if (settings.configProjectPath) return settings;
-  const local = localFilePath(uri);
-  const configProjectPath = local === null ? '' : (projectPathFromGit(local) ?? '');
-  return configProjectPath ? { ...settings, configProjectPath } : settings;
+  const configProjectPath = projectPathOf(localFilePath(uri), settings.configProjectPath);
+  return configProjectPath !== settings.configProjectPath ? { ...settings, configProjectPath } : settings;
 }
 
 /** The agent a document belongs to (its folder under `.gitlab/agents/`). */

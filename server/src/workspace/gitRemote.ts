@@ -37,18 +37,24 @@ export function projectPathFromRemoteUrl(url: string): string | null {
   return cleaned.includes('/') ? cleaned : null;
 }
 
-function findGitDir(start: string): string | null {
-  let dir = start;
+/** The working tree holding `file`: the nearest folder above it with a `.git`; null outside any repository. */
+export function repositoryRootOf(file: string): string | null {
+  let dir = path.dirname(path.resolve(file));
   for (;;) {
-    const candidate = path.join(dir, '.git');
-    if (existsSync(candidate)) {
-      if (statSync(candidate).isDirectory()) return candidate;
-      // A worktree or submodule: `.git` is a file pointing at the real directory.
-      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(candidate, 'utf8'))?.[1];
-      return pointer ? path.resolve(dir, pointer.trim()) : null;
-    }
+    if (existsSync(path.join(dir, '.git'))) return dir;
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;
   }
+}
+
+function findGitDir(start: string): string | null {
+  // `start` is a folder: ask as for a file in it.
+  const root = repositoryRootOf(path.join(start, '.git'));
+  if (root === null) return null;
+  const candidate = path.join(root, '.git');
+  if (statSync(candidate).isDirectory()) return candidate;
+  // A worktree or submodule: `.git` is a file pointing at the real directory.
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(candidate, 'utf8'))?.[1];
+  return pointer ? path.resolve(root, pointer.trim()) : null;
 }

@@ -46,7 +46,7 @@ export const canICommand: CliCommand = {
     const ids = knownIds(args.values['job-id'], args.repeated['group-id'] ?? []);
     const agentAccount = serviceAccount(args.values['agent-service-account']);
     const file = path.resolve(io.cwd, args.positional[0]);
-    const settings = settingsForFile(projectSettingsFromArgs(args, io.cwd), file);
+    const settings = settingsForFile(projectSettingsFromArgs(args, io.cwd), file, io.cwd);
     const scenario = scenarioFromArgs(args.values, args.flags, args.repeated.var ?? [], settings.defaultBranch);
     const read = (name: string, shown: string) =>
       readFile(name, 'utf8').catch((err: NodeJS.ErrnoException) => {

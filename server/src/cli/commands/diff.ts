@@ -60,7 +60,7 @@ export const diffCommand: CliCommand = {
     let settings = projectSettingsFromArgs(args, io.cwd);
 
     const versions = base !== undefined ? gitVersions(base, args.positional, io.cwd) : fileVersions(args.positional[0], args.positional[1], args.values.agent, io.cwd);
-    if (!settings.configProjectPath) settings = settingsForFile(settings, path.join(io.cwd, 'config.yaml'));
+    if (!settings.configProjectPath) settings = settingsForFile(settings, path.join(io.cwd, 'config.yaml'), io.cwd);
     const pipeline = args.values.pipeline === undefined ? undefined : pipelineVersions(versions, path.relative(versions.root, path.resolve(io.cwd, args.values.pipeline)).replaceAll(path.sep, '/'), args.values['pipeline-project'] ?? settings.configProjectPath);
     if (args.values.pipeline === undefined && args.values['pipeline-project'] !== undefined) throw new UsageError('--pipeline-project goes with --pipeline');
     const changes = await workingOn(versions.base, async () => accessDiff({ before: withProject(versions.before, settings), after: withProject(versions.after, settings), settings, projects: args.repeated.project ?? [], ...(pipeline ? { pipeline } : {}) }));

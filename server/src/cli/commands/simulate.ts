@@ -57,7 +57,7 @@ export const simulateCommand: CliCommand = {
     if (args.positional.length !== 1) throw new UsageError('name exactly one config.yaml');
     const mode = checkSimulateOptions(args);
     const file = path.resolve(io.cwd, args.positional[0]);
-    const settings = settingsForFile(projectSettingsFromArgs(args, io.cwd), file);
+    const settings = settingsForFile(projectSettingsFromArgs(args, io.cwd), file, io.cwd);
     const expectAll = readExpectation(args.values.expect);
     const scenarios = mode === 'scenarios' ? await readScenarios(path.resolve(io.cwd, args.values.scenarios!), settings.defaultBranch) : mode === 'project' ? [{ scenario: scenarioFromArgs(args.values, args.flags, args.repeated.var ?? [], settings.defaultBranch) }] : [];
     const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {

@@ -48,7 +48,7 @@ export const validateCommand: CliCommand = {
 async function validateFiles(files: readonly string[], listed: ListedFiles, settings: ProjectSettings, io: CliIo): Promise<FileReport[]> {
   const absolutes = files.map((file) => path.resolve(io.cwd, file));
   const batch = new BatchFiles(absolutes, listed);
-  const settingsOf = settingsByDirectory(settings, listed);
+  const settingsOf = settingsByDirectory(settings, listed, io.cwd);
   const results: FileReport[] = [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
@@ -76,8 +76,7 @@ function checkFile(file: string, absolute: string, index: number, batch: BatchFi
  * parent's. A directory the listing went through has no `.git` unless the listing saw one (the
  * disk is not asked again for each of a batch's thousand agent directories).
  */
-function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles): (file: string) => ProjectSettings {
-  if (settings.configProjectPath) return () => settings;
+function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles, cwd: string): (file: string) => ProjectSettings {
   const byDirectory = new Map<string, ProjectSettings>();
   const of = (directory: string): ProjectSettings => {
     let found = byDirectory.get(directory);
@@ -85,7 +84,7 @@ function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles): (f
     const parent = path.dirname(directory);
     // `directory` is normalized (the dirname of a resolved path): joined without normalizing it again (path.join was 19 of 1,085 ms of bench/cli.ts's batch).
     const git = (directory.endsWith(path.sep) ? directory : directory + path.sep) + '.git';
-    found = parent === directory || (!listed.isAbsent(git) && existsSync(git)) ? settingsForFile(settings, path.join(directory, 'file')) : of(parent);
+    found = parent === directory || (!listed.isAbsent(git) && existsSync(git)) ? settingsForFile(settings, path.join(directory, 'file'), cwd) : of(parent);
     byDirectory.set(directory, found);
     return found;
   };

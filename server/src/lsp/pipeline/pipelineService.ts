@@ -8,7 +8,7 @@ import { agentAsGitlabReads, pipelineAccess, type MappedAgent, type PipelineAcce
 import type { ServerSettings } from '../../protocol';
 import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
 import { repositoryFiles } from '../../workspace/repositoryFiles';
-import { projectPathFromGit } from '../simulationContext';
+import { projectPathFromGit, projectPathOf } from '../simulationContext';
 import { documentPath, localFilePath } from '../uriPaths';
 
 /** The project a pipeline is mapped for when neither a setting nor the git remote names it. */
@@ -33,7 +33,7 @@ export class PipelineService {
 
   /** The project the pipeline at `file` runs in: the setting, else its git remote. */
   projectOf(file: string | null, settings: ServerSettings): string {
-    return settings.pipelineProjectPath || (file === null ? null : projectPathFromGit(file)) || UNKNOWN_PROJECT;
+    return projectPathOf(file, settings.pipelineProjectPath) || UNKNOWN_PROJECT;
   }
 
   /**
@@ -116,7 +116,7 @@ export class PipelineService {
     }
     const elsewhere = settings.agentConfigs.map((extra) => (root !== null ? path.resolve(root, extra) : extra)).filter((file) => !beside.has(file));
     const found = [
-      ...[...beside.values()].sort((a, b) => a.file.localeCompare(b.file)).map((dir) => ({ ...dir, project: settings.configProjectPath || (projectPathFromGit(dir.file) ?? '') })),
+      ...[...beside.values()].sort((a, b) => a.file.localeCompare(b.file)).map((dir) => ({ ...dir, project: projectPathOf(dir.file, settings.configProjectPath) })),
       ...elsewhere.map((file) => ({ file, ignored: [], hasConfig: true, project: projectPathFromGit(file) ?? settings.configProjectPath })),
     ];
     return found.flatMap(({ file, ignored, hasConfig, project }) => {
