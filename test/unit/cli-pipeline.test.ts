@@ -75,5 +75,14 @@ describe('agentcfg pipeline', () => {
     const context = (JSON.parse(mapped.stdout) as Row[])[0].contexts[0];
     // The agent of the project's own repository authorizes it implicitly: the remote named the project.
     assert.deepEqual([context.context, context.authorized], ['acme/shop/web:deployer', true]);
+
+    // A custom CI file path (ci/pipeline.yml): its includes are read from the repository's root.
+    mkdirSync(path.join(repo, 'ci'));
+    writeFileSync(path.join(repo, 'ci', 'pipeline.yml'), 'include:\n  - local: ci/deploy.yml\n');
+    writeFileSync(path.join(repo, 'ci', 'deploy.yml'), 'deploy:\n  script: kubectl get pods\n  environment: production\n');
+    const custom = agentcfg('pipeline', path.join(repo, 'ci', 'pipeline.yml'), '--format', 'json');
+    assert.equal(custom.code, 0, custom.stderr);
+    assert.doesNotMatch(custom.stderr, /does not exist/);
+    assert.deepEqual((JSON.parse(custom.stdout) as Row[]).map((r) => r.job), ['deploy', 'deploy', 'deploy', 'deploy', 'deploy']);
   });
 });

@@ -6,7 +6,7 @@ import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type MappedAgent }
 import { agentAsGitlabReads, pipelineAccess, type ProjectSettings } from '../../engine/project';
 import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
 import { repositoryFiles } from '../../workspace/repositoryFiles';
-import { configProjectPathFromGit } from '../../workspace/gitRemote';
+import { configProjectPathFromGit, repositoryRootOf } from '../../workspace/gitRemote';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs } from '../projectSettings';
@@ -15,6 +15,7 @@ import { formatOption } from '../options';
 const USAGE = `agentcfg pipeline <.gitlab-ci.yml> [--project <full/path>] [--agent-config <config.yaml>]... [--root <dir>]
        [--ref <ref>] [--tag] [--merge-request] [--protected] [--pipeline-source <s>] [--user <login>] [--var K=V]...
        [--format text|json] ${PROJECT_SETTING_USAGE}
+   Without --root: the folder of a .gitlab-ci.yml, else (a custom CI file path) the git repository's root.
    Without --project: the project of the git remote (origin first) of the pipeline's repository.
    Without --agent-config: every agent of .gitlab/agents/ under the repository root (default: the pipeline file's folder),
    each with its config.yaml (an agent without one still authorizes its own project).
@@ -48,7 +49,7 @@ export const pipelineCommand: CliCommand = {
     // The project the pipeline runs in: the flag, else the git remote of the pipeline's repository.
     const projectPath = args.values.project || configProjectPathFromGit(file);
     if (!projectPath) throw new UsageError(`${args.positional[0]} is in no git repository with a remote: name the project it runs in with --project <full/path>`);
-    const root = path.resolve(io.cwd, args.values.root ?? path.dirname(file));
+    const root = path.resolve(io.cwd, args.values.root ?? defaultRoot(file));
     const text = readText(file);
     if (text === null) throw new UsageError(`cannot read ${args.positional[0]}`);
     // Agents beside the pipeline share its repository; those named by --agent-config live in their own.
@@ -77,6 +78,16 @@ export const pipelineCommand: CliCommand = {
     return result.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },
 };
+
+/**
+ * The repository root `include:local` paths start from: a `.gitlab-ci.yml` is where GitLab reads it
+ * by default, at the root; a CI file by another name is a project's custom CI path, somewhere in its
+ * repository, whose root is the git root.
+ */
+function defaultRoot(file: string): string {
+  if (path.basename(file) === '.gitlab-ci.yml') return path.dirname(file);
+  return repositoryRootOf(file) ?? path.dirname(file);
+}
 
 function readText(file: string): string | null {
   try {
