@@ -182,4 +182,20 @@ describe('LSP over stdio: several checkouts in one opened folder, each its own p
     const config = await client.open(pathToFileURL(path.join(workspace, 'shop', '.gitlab', 'agents', 'deployer', 'config.yaml')).href, CHECKOUT_CONFIG);
     assert.deepEqual(config.diagnostics.filter((d) => String(d.code).startsWith('authorization.crossTopLevel')), []);
   });
+
+  test('a trigger job: its lens says it gets no KUBECONFIG, its hover lists its child pipeline\'s jobs', async () => {
+    const shop = path.join(workspace, 'shop');
+    mkdirSync(path.join(shop, 'ci'), { recursive: true });
+    writeFileSync(path.join(shop, 'ci', 'child.yml'), 'rollout:\n  script:\n    - kubectl --context acme/shop:deployer rollout status deploy/web\n  environment: production\n');
+    const text = 'child:\n  trigger:\n    include: ci/child.yml\n';
+    const uri = pathToFileURL(path.join(shop, '.gitlab-ci.yml')).href;
+    await client.change(uri, text);
+    const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['☸ trigger job: no KUBECONFIG · runs in 4/5 situations']);
+    const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 1 } });
+    const value = (hover.contents as { value: string }).value;
+    assert.match(value, /trigger job: it starts a downstream pipeline and runs on no runner, so it gets no KUBECONFIG/);
+    assert.match(value, /\*\*Its child pipeline\*\*/);
+    assert.match(value, /\| child ▸ rollout · push to main \| ✓ runs \| production \| `acme\/shop:deployer` → /);
+  });
 });

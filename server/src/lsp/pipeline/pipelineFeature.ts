@@ -64,7 +64,10 @@ export class PipelineFeature {
     const access = this.service.get(document, await this.settings.get());
     const job = access.pipeline.jobs.find((j) => j.location.file === '.gitlab-ci.yml' && j.location.range.start.line === position.line);
     if (!job) return null;
-    return { contents: { kind: MarkupKind.Markdown, value: jobHover(job.name, access.map.filter((r) => r.job === job.name)) }, range: job.location.range };
+    // A trigger job's matrix jobs share its key: their child pipelines' jobs are shown with it.
+    const triggers = new Set(access.pipeline.jobs.filter((j) => j.location === job.location).map((j) => j.name));
+    const children = access.children.filter((r) => r.parent !== undefined && triggers.has(r.parent));
+    return { contents: { kind: MarkupKind.Markdown, value: jobHover(job.name, access.map.filter((r) => r.job === job.name), children) }, range: job.location.range };
   }
 
   private schedule(uri: string): void {
