@@ -90,24 +90,30 @@ describe('pipelines GitLab refuses are not shown as running', () => {
 });
 
 describe('what the file cannot know is said, never shown as an empty name', () => {
-  // KUBE_CONTEXT from the CI/CD settings; an input interpolated by GitLab when the file is included.
-  test('a context from a variable without a value here, and one from an input, are set outside the file', () => {
+  // KUBE_CONTEXT from the CI/CD settings; inputs replaced as GitLab interpolates them
+  // (lib/gitlab/ci/interpolation/block.rb), with the includer's values over the defaults.
+  test('a context from a variable without a value here, or from an input given only at run time, is set outside the file', () => {
     const map = mapOf('contexts-set-outside');
     const deploy = row(map, 'deploy', 'push to feature/login');
     assert.deepEqual(
       deploy.usedContexts.map((u) => [u.context, u.setOutside]),
       [
         [null, { variables: ['KUBE_CONTEXT'], inputs: [] }],
-        [null, { variables: [], inputs: ['agent-context'] }],
+        ['acme/agents:review', undefined],
         ['acme/agents:review', undefined],
       ],
+      'the input the including file gives is read',
     );
-    assert.deepEqual(deploy.usedContexts.map(usedContextText), [
-      '$KUBE_CONTEXT: set outside the file (CI/CD settings)',
-      'input "agent-context": set outside the file (given where the file is included, or when the pipeline is run)',
-      'acme/agents:review',
-    ]);
+    const smoke = row(map, 'smoke', 'push to feature/login');
+    assert.deepEqual(smoke.usedContexts.map(usedContextText), ['input "cluster-context": set outside the file (given where the file is included, or when the pipeline is run)']);
+    assert.equal(usedContextText(deploy.usedContexts[0]), '$KUBE_CONTEXT: set outside the file (CI/CD settings)');
     assert.deepEqual(map.diagnostics.filter((d) => d.code === 'pipeline.unknownContext'), [], 'no "kubectl would fail" for a name not known here');
+  });
+
+  test('the default of an input applies where nothing gives the input', () => {
+    const text = 'spec:\n  inputs:\n    ctx:\n      default: acme/agents:review\n---\ndeploy:\n  script:\n    - kubectl --context $[[ inputs.ctx ]] get pods\n  environment: review/x\n';
+    const map = pipelineAccess({ text, file: '.gitlab-ci.yml', read: () => null, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [REVIEW_AGENT] });
+    assert.equal(row(map, 'deploy', 'push to main').usedContexts[0].context, 'acme/agents:review');
   });
 });
 

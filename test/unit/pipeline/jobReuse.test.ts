@@ -14,6 +14,7 @@ import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
 import type { MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
+import { readTree } from '../../../server/src/engine/pipeline/tree';
 import { DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess, type PipelineAccessInput } from '../../../server/src/engine/project';
 import { FIXTURES, fixtureReader } from './pipelineFixtures';
 import { benchPipeline, edit, random } from './randomEdits';
@@ -183,8 +184,9 @@ describe('random edits: the map after each equals the map built from scratch', (
           previous = reused;
         }
       }
-      // The edits leave most jobs alone: rows are taken, not only recomputed.
-      assert.ok(reusedRows > 0, 'some rows are reused');
+      // The edits leave most jobs alone: rows are taken, not only recomputed (where the file reads
+      // entry by entry: one with a spec:inputs header is read whole).
+      if (readTree(text, '.gitlab-ci.yml').blocks) assert.ok(reusedRows > 0, 'some rows are reused');
     });
   }
 });

@@ -11,6 +11,7 @@
  */
 import type { PipelineFileReader } from './model';
 import { mergeMaps } from './merge';
+import { inputValues, interpolateInputs } from './inputs';
 import { readTree, type Loc, type TopLevelBlock, type TreeProblem, type YMap, type YNode } from './tree';
 
 /** GitLab's default limit of includes per pipeline, nested ones included (https://docs.gitlab.com/ci/yaml/#include). */
@@ -53,7 +54,7 @@ interface LoadState {
   readonly previous?: readonly TopLevelBlock[];
 }
 
-function loadFile(text: string, file: string, state: LoadState, chain: readonly string[]): YMap | null {
+function loadFile(text: string, file: string, state: LoadState, chain: readonly string[], inputs?: YNode): YMap | null {
   const first = chain.length === 1;
   const tree = readTree(text, file, first && state.previous ? { previous: state.previous } : {});
   if (first) state.blocks = tree.blocks;
@@ -63,16 +64,18 @@ function loadFile(text: string, file: string, state: LoadState, chain: readonly 
     state.problems.push({ loc: tree.root.loc, severity: 'error', code: 'pipeline.notAMapping', message: 'A CI/CD configuration file must be a mapping of keywords and jobs; GitLab rejects this file.' });
     return null;
   }
-  const includeEntry = tree.root.entries.get('include');
-  if (!includeEntry) return tree.root;
+  // A file with a spec:inputs header has its inputs replaced before anything reads it.
+  const root = tree.header || inputs ? interpolateInputs(tree.root, inputValues(tree.header, inputs)) : tree.root;
+  const includeEntry = root.entries.get('include');
+  if (!includeEntry) return root;
   let merged: YMap = EMPTY(file);
   for (const item of includeItems(includeEntry.value, state)) {
     const included = resolveItem(item, state, chain);
     if (included) merged = mergeMaps(merged, included);
   }
-  const own = new Map(tree.root.entries);
+  const own = new Map(root.entries);
   own.delete('include');
-  return mergeMaps(merged, { kind: 'map', entries: own, loc: tree.root.loc });
+  return mergeMaps(merged, { kind: 'map', entries: own, loc: root.loc });
 }
 
 /** One entry of `include:`: its kind (`local`, `remote`, …) and value, where it is written. */
@@ -81,6 +84,8 @@ interface IncludeItem {
   readonly value: string | null;
   readonly loc: Loc;
   readonly hasRules: boolean;
+  /** `inputs:` the include gives the file. */
+  readonly inputs?: YNode;
 }
 
 const KINDS = ['local', 'remote', 'template', 'project', 'component', 'artifact'] as const;
@@ -100,7 +105,8 @@ function includeItems(node: YNode, state: LoadState): IncludeItem[] {
         continue;
       }
       const value = item.entries.get(kind)!.value;
-      out.push({ kind, value: value.kind === 'scalar' ? value.text : null, loc: item.loc, hasRules: item.entries.has('rules') });
+      const inputs = item.entries.get('inputs')?.value;
+      out.push({ kind, value: value.kind === 'scalar' ? value.text : null, loc: item.loc, hasRules: item.entries.has('rules'), ...(inputs ? { inputs } : {}) });
     } else {
       state.problems.push({ loc: item.loc, severity: 'error', code: 'pipeline.includeShape', message: 'An include must be a file path or a mapping such as `local: path/to/file.yml`.' });
     }
@@ -153,7 +159,9 @@ function resolveWildcard(item: IncludeItem, raw: string, state: LoadState, chain
   }
   let merged: YMap | null = null;
   for (const file of files) {
-    const included = resolveLocal(item, file, state, chain);
+    // Each match is included as a bare `local:` entry: the pattern's inputs do not go with it
+    // (lib/gitlab/ci/config/external/mapper/location_expander.rb).
+    const included = resolveLocal({ kind: 'local', value: file, loc: item.loc, hasRules: item.hasRules }, file, state, chain);
     if (included) merged = merged ? mergeMaps(merged, included) : included;
   }
   return merged;
@@ -188,5 +196,5 @@ function resolveLocal(item: IncludeItem, path: string, state: LoadState, chain: 
     return null;
   }
   state.texts.set(path, text);
-  return loadFile(text, path, state, [...chain, path]);
+  return loadFile(text, path, state, [...chain, path], item.inputs);
 }

@@ -73,6 +73,8 @@ export interface ReadTree {
   readonly problems: TreeProblem[];
   /** The top-level entries, when the file was read entry by entry (absent for the whole-document path). */
   readonly blocks?: readonly TopLevelBlock[];
+  /** The `spec:` header document, when the file has one (https://docs.gitlab.com/ci/yaml/#spec). */
+  readonly header?: YNode;
 }
 
 /**
@@ -130,8 +132,10 @@ function readWhole(text: string, file: string): ReadTree {
   // A file with a `spec:` header is two documents: the header, then the configuration
   // (https://docs.gitlab.com/ci/yaml/#spec).
   const first = composed.docs[0];
-  const doc = first && composed.docs.length > 1 && isMap(first.contents) && first.contents.items.length > 0 && first.contents.items.every((p) => isScalar(p.key) && p.key.value === 'spec') ? composed.docs[1] : first;
+  const hasHeader = first && composed.docs.length > 1 && isMap(first.contents) && first.contents.items.length > 0 && first.contents.items.every((p) => isScalar(p.key) && p.key.value === 'spec');
+  const doc = hasHeader ? composed.docs[1] : first;
   if (!doc) return { root: null, problems };
+  const header = hasHeader && first.errors.length === 0 ? new Converter(text, file).convert(first.contents as Node) : null;
   // The first few errors: after one, the parser's later complaints mostly repeat it.
   for (const error of doc.errors.slice(0, MAX_SYNTAX_PROBLEMS)) {
     problems.push({
@@ -151,7 +155,7 @@ function readWhole(text: string, file: string): ReadTree {
     problems.push({ loc: { file, start: converter.tooDeepAt, end: converter.tooDeepAt + 1 }, severity: 'error', code: 'pipeline.yamlTooDeep', message: TOO_DEEP_MESSAGE });
     return { root: null, problems };
   }
-  return { root, problems };
+  return { root, problems, ...(header ? { header } : {}) };
 }
 
 /** A top-level entry's text: from its key's line to the next top-level key. */
