@@ -205,3 +205,12 @@ describe('other errors GitLab raises before creating a pipeline', () => {
     assert.ok(map.map.every((r) => r.runs === false && /^GitLab does not create this pipeline: [ab]: circular dependency/.test(r.reason)));
   });
 });
+
+describe('each problem once', () => {
+  test('a warning in a job of a parallel:matrix is reported once, not once per matrix job', () => {
+    const text = 'deploy:\n  script:\n    - kubectl --context acme/agents:reveiw get pods\n  environment: review/x\n  parallel:\n    matrix:\n      - R: [a, b, c]\n';
+    const map = pipelineAccess({ text, file: '.gitlab-ci.yml', read: () => null, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [REVIEW_AGENT] });
+    assert.equal(map.pipeline.jobs.length, 3);
+    assert.deepEqual(map.diagnostics.map((d) => d.code), ['pipeline.unknownContext']);
+  });
+});

@@ -73,7 +73,11 @@ export const pipelineCommand: CliCommand = {
     const rows = [...result.map, ...result.children];
     io.out(format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : mapText(rows, agents.length));
     // Paths as the user typed them: relative to the working directory, not the repository root.
-    const shown = (repositoryPath: string) => path.relative(io.cwd, path.join(root, repositoryPath)) || repositoryPath;
+    const shown = (repositoryPath: string) => {
+      const absolute = path.join(root, repositoryPath);
+      const relative = path.relative(io.cwd, absolute);
+      return relative.startsWith('..') ? absolute : relative || repositoryPath;
+    };
     for (const d of result.diagnostics) io.err(`${shown(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity}: ${d.message} [${d.code}]\n`);
     return result.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
   },

@@ -19,7 +19,16 @@ export function pipelineDiagnostics(pipeline: Pipeline, map: readonly JobAccess[
     if (!rows.length || job.trigger) continue;
     out.push(...agentDenials(job, rows, knownContexts), ...invalidNamespaces(job, rows), ...unknownContexts(job, rows, knownContexts));
   }
-  return out;
+  return once(out);
+}
+
+/** Each problem once: the jobs of a `parallel:matrix` (and of its child pipelines) share their places. */
+export function once<T extends EngineDiagnostic & { readonly file: string }>(diagnostics: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}:${d.range.start.line}:${d.range.start.character}:${d.code}:${d.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
 }
 
 const at = (location: SourceLocation, severity: EngineDiagnostic['severity'], code: string, message: string) => ({ file: location.file, range: location.range, severity, code, message });

@@ -11,7 +11,7 @@ import type { EngineDiagnostic } from '../diagnostics';
 import { accessMap, type AccessMapInput, type JobAccess } from '../pipeline/accessMap';
 import { yamlVariables } from '../pipeline/jobVariables';
 import type { ChildPipeline, Pipeline, PipelineFileReader, PipelineJob } from '../pipeline/model';
-import { pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
+import { once, pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
 import { readPipeline } from '../pipeline/readPipeline';
 
 /** Parent and child pipelines have at most two levels of child pipelines (https://docs.gitlab.com/ci/pipelines/downstream_pipelines/). */
@@ -52,15 +52,6 @@ export function childPipelineAccess(parent: Pipeline, parentRows: readonly JobAc
     }
   }
   return { rows, diagnostics: once(diagnostics) };
-}
-
-/** The jobs of a matrix share their child's files: a problem there is reported once. */
-function once(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.file}:${d.range.start.line}:${d.range.start.character}:${d.code}:${d.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
 }
 
 /**
