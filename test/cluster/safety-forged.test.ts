@@ -17,6 +17,7 @@ import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../../server/sr
 import { writeInventory } from '../../server/src/cluster/inventory/store';
 import { headerOf, type ObjectRef } from '../../server/src/cluster/kube/objectRef';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
+import type { ClusterSession } from '../../server/src/cluster/kube/session';
 import { applyWorkspace, runTermination } from '../../server/src/cluster/workspace/index';
 import { agentcfgAsync } from '../support/cliAsync';
 import { applyOk, environmentScope, expectOk, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
@@ -54,6 +55,13 @@ function environmentRefs(env: ReturnType<typeof prepare>): ObjectRef[] {
 const inventoryDoc = (namespace: string, name: string, id = name) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\n  labels:\n    ${INVENTORY_ID_LABEL}: ${id}\n`;
 const configMapDoc = (namespace: string, name: string, owner: string) =>
   `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\n  annotations:\n    ${OWNING_INVENTORY_ANNOTATION}: ${owner}\ndata:\n  payload: forged\n`;
+
+/** Applies workspace `name`, holding one file it owns, in `namespace` (shared or its own); the file and the inventory, as refs. */
+async function applyOneFileWorkspace(session: ClusterSession, namespace: string, name: string, mode: 'shared' | 'unique'): Promise<ObjectRef[]> {
+  const inventory = `${name}-workspace-inventory`;
+  expectOk(await applyWorkspace(session, inventoryDoc(namespace, inventory) + configMapDoc(namespace, `${name}-file`, inventory), mode === 'shared' ? { sharedNamespace: namespace } : {}));
+  return [configMap(namespace, `${name}-file`), configMap(namespace, inventory)];
+}
 
 test('1. an environment inventory relabelled with another environment\'s id is refused whole: nothing of either environment is deleted', async (t) => {
   const session = await testSession(t);
@@ -97,8 +105,7 @@ test('1. an environment inventory relabelled with another environment\'s id is r
 test('2. a workspace payload or live inventory carrying another workspace\'s id cannot take over, nor terminate, that workspace\'s objects', async (t) => {
   const session = await testSession(t);
   const shared = await uniqueNamespace('forged-ws', t);
-  expectOk(await applyWorkspace(session, inventoryDoc(shared, 'wsb-workspace-inventory') + configMapDoc(shared, 'wsb-file', 'wsb-workspace-inventory'), { sharedNamespace: shared }));
-  const victims = [configMap(shared, 'wsb-file'), configMap(shared, 'wsb-workspace-inventory')];
+  const victims = await applyOneFileWorkspace(session, shared, 'wsb', 'shared');
   const before = await stamps(victims);
 
   // The payload's own inventory says it is wsb's, and claims wsb's file.
@@ -145,7 +152,7 @@ test('3. terminating a workspace whose namespace is not its own (a mistyped name
   // go, the namespace stays, and says why.
   const ownNamespace = await uniqueNamespace('gl-rd-ns-own', t);
   const own = ownNamespace.slice('gl-rd-ns-'.length);
-  expectOk(await applyWorkspace(session, inventoryDoc(ownNamespace, `${own}-workspace-inventory`) + configMapDoc(ownNamespace, `${own}-file`, `${own}-workspace-inventory`)));
+  await applyOneFileWorkspace(session, ownNamespace, own, 'unique');
   await (await core()).createNamespacedConfigMap({ namespace: ownNamespace, body: { metadata: { name: 'left-by-hand' }, data: { a: 'b' } } });
   const foreign = [ref('Namespace', '', ownNamespace), configMap(ownNamespace, 'left-by-hand')];
   const foreignBefore = await stamps(foreign);
@@ -217,8 +224,7 @@ test('5. apply: an object made by kubectl after the plan showed "create" is not 
 test('7a. environment destroy refuses a workspace inventory', async (t) => {
   const session = await testSession(t);
   const shared = await uniqueNamespace('kind-ws', t);
-  expectOk(await applyWorkspace(session, inventoryDoc(shared, 'wsk-workspace-inventory') + configMapDoc(shared, 'wsk-file', 'wsk-workspace-inventory'), { sharedNamespace: shared }));
-  const watched = [configMap(shared, 'wsk-file'), configMap(shared, 'wsk-workspace-inventory')];
+  const watched = await applyOneFileWorkspace(session, shared, 'wsk', 'shared');
   const before = await stamps(watched);
   const planned = await planDestroy(session, { inventory: { name: 'wsk-workspace-inventory', namespace: shared } });
   assert.equal(describeOutcome(planned), `Refused core/v1/ConfigMap 'wsk-workspace-inventory' in namespace '${shared}': wsk-workspace-inventory is workspace wsk's inventory, not an environment's; nothing is deleted. Terminate the workspace instead.`);

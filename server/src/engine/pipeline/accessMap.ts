@@ -4,13 +4,13 @@ import type { JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
 import { rulesIfVariables, scenarioVariables, type Scenario } from '../vars/scenario';
 import { evaluatePipeline, type PipelineEvaluation } from './evaluation';
+import { inputsReadBy } from './inputs';
 import type { JobEnvironment, JobWhen, Pipeline, PipelineJob, SourceLocation } from './model';
 
 export type { MappedAgent } from './agents';
 
 /** What a trigger job gets, in words (docs/gitlab-behaviour.md#trigger-jobs). */
 export const TRIGGER_JOB_ACCESS = 'trigger job: it starts a downstream pipeline and runs on no runner, so it gets no KUBECONFIG';
-
 
 export interface AccessMapInput {
   readonly pipeline: Pipeline;
@@ -177,17 +177,12 @@ function jobScenario(base: Scenario, pipeline: Pipeline, job: PipelineJob, envir
   };
 }
 
-/** A job's context by name as its shell expands it; unknown when it reads component inputs or variables the file does not set. */
+/** A job's context by name as its shell expands it; unknown when it reads inputs or variables without a value here. */
 function usedContext(evaluation: PipelineEvaluation, job: PipelineJob, use: PipelineJob['kubeContexts'][number]): UsedContext {
-  const inputs = componentInputs(use.context);
+  const inputs = inputsReadBy(use.context);
   const expanded = evaluation.expand(use.context, job);
   if (!inputs.length && !expanded.unresolved.length) return { context: expanded.name, location: use.location };
   return { context: null, setOutside: { variables: [...new Set(expanded.unresolved)], inputs }, location: use.location };
-}
-
-/** The inputs `$[[ inputs.<name> ]]` a text interpolates (lib/gitlab/ci/interpolation/block.rb). */
-function componentInputs(text: string): string[] {
-  return [...new Set([...text.matchAll(/\$\[\[\s*inputs\.([A-Za-z0-9_-]+)[^\]]*\]\]/g)].map((m) => m[1]))];
 }
 
 function mappedEnvironment(evaluation: PipelineEvaluation, job: PipelineJob): MappedEnvironment | null {

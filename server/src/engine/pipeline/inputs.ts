@@ -11,6 +11,13 @@ import type { YMap, YNode } from './tree';
 import { scalarText } from './values';
 
 const BLOCK = /\$\[\[\s*inputs\.([A-Za-z0-9_-]+)\s*\]\]/g;
+/** Any block reading an input, plain or through functions (`$[[ inputs.x | truncate(0,8) ]]`). */
+const ANY_BLOCK = /\$\[\[\s*inputs\.([A-Za-z0-9_-]+)[^\]]*\]\]/g;
+
+/** The inputs a text still reads (the blocks interpolation left: no value here, or functions). */
+export function inputsReadBy(text: string): string[] {
+  return [...new Set([...text.matchAll(ANY_BLOCK)].map((m) => m[1]))];
+}
 
 /** The inputs' values: those `given` where the file is included, over the header's defaults. */
 export function inputValues(header: YNode | undefined, given: YNode | undefined): Map<string, string> {

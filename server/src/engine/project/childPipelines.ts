@@ -29,12 +29,19 @@ type Diagnostic = EngineDiagnostic & { readonly file: string };
 export function childPipelineAccess(parent: Pipeline, parentRows: readonly JobAccess[], input: Omit<AccessMapInput, 'pipeline' | 'scenarios'>, scenarios: readonly JobScenario[], read: PipelineFileReader, knownContexts: readonly string[], depth = 1): ChildAccess {
   const rows: JobAccess[] = [];
   const diagnostics: Diagnostic[] = [];
+  // The jobs of a trigger's parallel:matrix share its trigger:include: its child is read once
+  // (null: it has no local file to read).
+  const children = new Map<ChildPipeline, Pipeline | null>();
   for (const job of parent.jobs) {
     const child = job.childPipeline;
     if (!child) continue;
-    diagnostics.push(...child.elsewhere.map((item) => notRead(item)));
-    if (!child.local.length) continue;
-    const pipeline = readChild(child, job, read, diagnostics);
+    let pipeline = children.get(child);
+    if (pipeline === undefined) {
+      diagnostics.push(...child.elsewhere.map((item) => notRead(item)));
+      pipeline = child.local.length ? readChild(child, job, read, diagnostics) : null;
+      children.set(child, pipeline);
+    }
+    if (!pipeline) continue;
     const forwarded = child.forwardYamlVariables ? Object.fromEntries(yamlVariables(parent, job)) : {};
     const own: JobAccess[] = [];
     for (const situation of scenarios) {

@@ -84,7 +84,8 @@ export function scenarioVariables(scenario: Scenario): Map<string, ScenarioVaria
   };
 
   const path = scenario.projectPath;
-  for (const [name, value] of projectNamingValues(path, 'none')) set(name, value);
+  // With the merge request's project and source project, named after the path too.
+  for (const [name, value] of projectNamingValues(path, mergeRequestKind(scenario))) set(name, value);
   set('CI_PROJECT_ID', scenario.projectId === undefined ? undefined : String(scenario.projectId));
   set('CI_DEFAULT_BRANCH', scenario.defaultBranch);
 
@@ -131,7 +132,8 @@ export const EXAMPLE_MERGE_REQUEST = { iid: '1', id: '1001', title: 'Draft: exam
 export const EXAMPLE_SCHEDULE_DESCRIPTION = 'Scheduled pipeline';
 
 /**
- * The variables GitLab sets in every merge request pipeline (docs/gitlab-behaviour.md#merge-request-pipeline-variables):
+ * The variables GitLab sets in every merge request pipeline (docs/gitlab-behaviour.md#merge-request-pipeline-variables),
+ * but for the two named after the project (projectNamingValues):
  * `Ci::Variables::Builder::Pipeline#predefined_merge_request_variables` and `MergeRequest#predefined_variables`.
  * A detached pipeline of an open merge request without labels, assignees, milestone or approval;
  * instance URLs are not known offline and are left out.
@@ -145,7 +147,6 @@ function mergeRequestValues(scenario: Scenario): [string, string | undefined][] 
     ['CI_MERGE_REQUEST_IID', iid],
     ['CI_MERGE_REQUEST_REF_PATH', `refs/merge-requests/${iid}/head`],
     ['CI_MERGE_REQUEST_PROJECT_ID', projectId],
-    ['CI_MERGE_REQUEST_PROJECT_PATH', scenario.projectPath],
     ['CI_MERGE_REQUEST_TARGET_BRANCH_NAME', scenario.mergeRequestTargetBranch ?? scenario.defaultBranch],
     ['CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED', String(scenario.mergeRequestTargetProtected ?? true)],
     ['CI_MERGE_REQUEST_TITLE', EXAMPLE_MERGE_REQUEST.title],
@@ -154,7 +155,6 @@ function mergeRequestValues(scenario: Scenario): [string, string | undefined][] 
     ['CI_MERGE_REQUEST_DESCRIPTION_IS_TRUNCATED', 'false'],
     ['CI_MERGE_REQUEST_SQUASH_ON_MERGE', 'false'],
     ['CI_MERGE_REQUEST_SOURCE_PROJECT_ID', scenario.fromFork === true ? undefined : projectId],
-    ['CI_MERGE_REQUEST_SOURCE_PROJECT_PATH', sourceProjectPath(scenario.projectPath, mergeRequestKind(scenario))],
     ['CI_MERGE_REQUEST_SOURCE_BRANCH_NAME', source],
     ['CI_MERGE_REQUEST_SOURCE_BRANCH_PROTECTED', String(scenario.protectedRef === true && scenario.fromFork !== true)],
     ['CI_MERGE_REQUEST_EVENT_TYPE', 'detached'],
