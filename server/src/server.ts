@@ -74,7 +74,7 @@ const published = new PublishedDiagnostics(connection);
 const models = new DocumentModels(documents);
 const diagnostics = new DiagnosticsFeature(connection, documents, settings, models);
 const simulations = new SimulationService(models);
-const pipelines = new PipelineFeature(connection, documents, settings);
+const pipelines = new PipelineFeature(connection, documents, settings, models);
 new HoverFeature(connection, models, settings, simulations, pipelines, new TemplateHovers(documents, new AgentSiblingFinder(documents, models)), cluster.accessPreview);
 new InlayHintsFeature(connection, documents, models, settings, simulations);
 new CodeLensFeature(connection, documents, models, settings, simulations, pipelines, published);

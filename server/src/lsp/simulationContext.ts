@@ -2,30 +2,38 @@ import type { RuleCheckContext } from '../engine/access/ruleDiagnostics';
 import { classifyPath } from '../engine/files';
 import { scenarioContext, UNNAMED_AGENT, type ProjectSettings } from '../engine/project';
 import type { ServerSettings } from '../protocol';
-import { configProjectPathFromGit } from '../workspace/gitRemote';
+import { configProjectPathFromGit, repositoryRootOf } from '../workspace/gitRemote';
 import { projectPathOf as projectOfFile } from '../workspace/projectOfFile';
 import { documentPath, localFilePath } from './uriPaths';
 
-/** Project path per file, from its git remote; bounded (least recently used goes first). */
-const gitCache = new Map<string, string | null>();
-const GIT_CACHE_SIZE = 64;
-
 /**
- * The project path of the repository holding `file`, from its git remote, remembered: features ask
- * on every request, and reading `.git/config` each time would put file I/O on every keystroke.
+ * `lookup` remembered per file, bounded (the least recently used goes first): features ask on every
+ * request, and walking up to `.git` or reading `.git/config` each time would put file I/O on every
+ * keystroke.
  */
-export function projectPathFromGit(file: string): string | null {
-  if (gitCache.has(file)) {
-    const hit = gitCache.get(file)!;
-    gitCache.delete(file);
-    gitCache.set(file, hit);
-    return hit;
-  }
-  const found = configProjectPathFromGit(file);
-  gitCache.set(file, found);
-  if (gitCache.size > GIT_CACHE_SIZE) gitCache.delete(gitCache.keys().next().value!);
-  return found;
+function rememberedPerFile<T>(lookup: (file: string) => T): (file: string) => T {
+  const cache = new Map<string, T>();
+  return (file) => {
+    if (cache.has(file)) {
+      const hit = cache.get(file)!;
+      cache.delete(file);
+      cache.set(file, hit);
+      return hit;
+    }
+    const found = lookup(file);
+    cache.set(file, found);
+    if (cache.size > FILES_REMEMBERED) cache.delete(cache.keys().next().value!);
+    return found;
+  };
 }
+
+const FILES_REMEMBERED = 64;
+
+/** The project path of the repository holding `file`, from its git remote, remembered. */
+export const projectPathFromGit = rememberedPerFile(configProjectPathFromGit);
+
+/** The working tree holding `file`, remembered. */
+const repositoryRootRemembered = rememberedPerFile(repositoryRootOf);
 
 /** The folders the editor opened (absolute paths). */
 let workspaceRoots: readonly string[] = [];
@@ -37,7 +45,7 @@ export function useWorkspaceFolders(folders: readonly string[]): void {
 
 /** The GitLab project of the repository holding `file` (workspace/projectOfFile.ts), with the remotes remembered. */
 export function projectPathOf(file: string | null, setting: string): string {
-  return projectOfFile(file, setting, workspaceRoots, projectPathFromGit);
+  return projectOfFile(file, setting, workspaceRoots, { remoteOf: projectPathFromGit, rootOf: repositoryRootRemembered });
 }
 
 /**

@@ -10,7 +10,7 @@ import { readCiAccess, type CiAccessModel } from '../access/model';
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import type { GitlabVersion } from '../config/gitlabVersions';
 import { validateParsedAgentConfig } from '../config/validateAgentConfig';
-import { parseYaml } from '../config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
 
 /** An agent whose configuration the map reads: found in the workspace, or named in settings. */
 export interface MappedAgent {
@@ -36,13 +36,14 @@ export interface AgentReadingOptions {
 }
 
 /**
- * The agent of a directory: its configuration `text` (null when the directory has no `config.yaml`;
- * `ignored` names the files there GitLab does not read, such as `config.yml`).
+ * The agent of a directory: its configuration — its text, or its parse when the caller has one
+ * (an editor's open document); null when the directory has no `config.yaml` (`ignored` names the
+ * files there GitLab does not read, such as `config.yml`).
  */
-export function agentAsGitlabReads(agent: AgentRef, text: string | null, options: AgentReadingOptions = {}): MappedAgent {
-  if (text === null) return { agent, ciAccess: readCiAccess({}), reading: { kind: 'missing', ignored: options.ignored ?? [] } };
-  const parsed = parseYaml(text);
-  const ciAccess = readCiAccess(parsed.value);
+export function agentAsGitlabReads(agent: AgentRef, config: string | { readonly parsed: ParsedYaml; readonly ciAccess: CiAccessModel } | null, options: AgentReadingOptions = {}): MappedAgent {
+  if (config === null) return { agent, ciAccess: readCiAccess({}), reading: { kind: 'missing', ignored: options.ignored ?? [] } };
+  const parsed = typeof config === 'string' ? parseYaml(config) : config.parsed;
+  const ciAccess = typeof config === 'string' ? readCiAccess(parsed.value) : config.ciAccess;
   const refusal = validateParsedAgentConfig(parsed, { target: options.target ?? 'gitlab', securityLints: false, ciAccess, ...(options.gitlabVersion ? { gitlabVersion: options.gitlabVersion } : {}) }).find(
     (d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code.startsWith('schema.')),
   );

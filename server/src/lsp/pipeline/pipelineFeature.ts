@@ -3,6 +3,7 @@ import { MarkupKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { classifyPath } from '../../engine/files';
 import { toLspDiagnostic } from '../convert';
+import type { DocumentModels } from '../documentModels';
 import type { SettingsStore } from '../settings';
 import { documentPath } from '../uriPaths';
 import { isPipelineDocument, PipelineService } from './pipelineService';
@@ -24,8 +25,9 @@ export class PipelineFeature {
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
     private readonly settings: SettingsStore,
+    models: DocumentModels,
   ) {
-    this.service = new PipelineService(documents);
+    this.service = new PipelineService(documents, models);
     documents.onDidChangeContent((e) => {
       if (isPipelineDocument(e.document.uri)) this.schedule(e.document.uri);
       // An agent configuration's edit changes every pipeline's map.

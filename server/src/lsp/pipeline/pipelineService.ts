@@ -6,6 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAMES, classifyPath } from '../../engine/files';
 import { agentAsGitlabReads, pipelineAccess, type MappedAgent, type PipelineAccess } from '../../engine/project';
 import type { ServerSettings } from '../../protocol';
+import type { DocumentModels } from '../documentModels';
 import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
 import { repositoryFiles } from '../../workspace/repositoryFiles';
 import { projectPathFromGit, projectPathOf } from '../simulationContext';
@@ -29,7 +30,10 @@ export class PipelineService {
   /** Each agent as last read, by its configuration's path: the same object while its text is the same. */
   private readonly read = new Map<string, { version: string; mapped: MappedAgent }>();
 
-  constructor(private readonly documents: TextDocuments<TextDocument>) {}
+  constructor(
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly models: DocumentModels,
+  ) {}
 
   /** The project the pipeline at `file` runs in: the setting, else its git remote. */
   projectOf(file: string | null, settings: ServerSettings): string {
@@ -124,22 +128,27 @@ export class PipelineService {
       if (kind.kind !== 'agentConfig') return [];
       const agent = { configProjectPath: project, name: kind.agentName };
       const document = open.get(file);
-      const text = document ? { version: `open ${document.version}`, text: () => document.getText() } : hasConfig ? this.fromDisk(file) : { version: `none ${ignored.join(',')}`, text: () => null };
-      if (!text) return [];
-      const version = `${text.version} ${project} ${settings.gitlabVersion} ${settings.target}`;
+      // An open configuration is taken as the editor parsed it.
+      const source = document
+        ? { version: `open ${document.version}`, config: () => ({ parsed: this.models.get(document), ciAccess: this.models.ciAccess(document) }) }
+        : hasConfig
+          ? this.fromDisk(file)
+          : { version: `none ${ignored.join(',')}`, config: () => null };
+      if (!source) return [];
+      const version = `${source.version} ${project} ${settings.gitlabVersion} ${settings.target}`;
       const cached = this.read.get(file);
       if (cached?.version === version) return [{ file, version, mapped: cached.mapped }];
-      const mapped = agentAsGitlabReads(agent, text.text(), { gitlabVersion: settings.gitlabVersion, target: settings.target, ignored });
+      const mapped = agentAsGitlabReads(agent, source.config(), { gitlabVersion: settings.gitlabVersion, target: settings.target, ignored });
       this.read.set(file, { version, mapped });
       return [{ file, version, mapped }];
     });
   }
 
   /** A configuration on disk, versioned by its modification time; null when it cannot be read. */
-  private fromDisk(file: string): { version: string; text: () => string | null } | null {
+  private fromDisk(file: string): { version: string; config: () => string | null } | null {
     try {
       const mtimeMs = statSync(file).mtimeMs;
-      return { version: `disk ${mtimeMs}`, text: () => readText(file) };
+      return { version: `disk ${mtimeMs}`, config: () => readText(file) };
     } catch {
       return null;
     }
