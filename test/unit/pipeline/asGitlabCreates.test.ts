@@ -214,3 +214,20 @@ describe('each problem once', () => {
     assert.deepEqual(map.diagnostics.map((d) => d.code), ['pipeline.unknownContext']);
   });
 });
+
+describe('variables forwarded to a child are not forwarded again', () => {
+  // https://docs.gitlab.com/ci/yaml/#triggerforward: "Forwarded variables do not get forwarded
+  // again in nested downstream pipelines by default".
+  test('a grandchild gets its own trigger job\'s variables, not those its parent received', () => {
+    const files: Record<string, string> = {
+      'ci/child.yml': 'grand:\n  variables:\n    B: b\n  trigger:\n    include: ci/grandchild.yml\n',
+      'ci/grandchild.yml': 'deploy:\n  script: kubectl get pods\n  environment: review/$A-$B\n',
+    };
+    const text = 'child:\n  variables:\n    A: a\n  trigger:\n    include: ci/child.yml\n';
+    const map = pipelineAccess({ text, file: '.gitlab-ci.yml', read: (file) => files[file] ?? null, projectPath: PROJECT, settings: DEFAULT_PROJECT_SETTINGS, agents: [REVIEW_AGENT] });
+    const deploy = map.children.find((r) => r.job === 'deploy' && r.scenario === 'push to main');
+    assert.equal(deploy?.parent, 'grand');
+    assert.equal(deploy?.environment?.name, 'review/-b');
+    assert.deepEqual(deploy?.environment?.unresolved, ['A']);
+  });
+});

@@ -53,7 +53,9 @@ export function childPipelineAccess(parent: Pipeline, parentRows: readonly JobAc
     rows.push(...own);
     diagnostics.push(...pipelineDiagnostics(pipeline, own, knownContexts));
     if (depth < MAX_CHILD_DEPTH) {
-      const grandchildren = childPipelineAccess(pipeline, own, input, scenarios.map((s) => ({ ...s, variables: { ...s.variables, ...forwarded } })), read, knownContexts, depth + 1);
+      // What the trigger forwarded is not forwarded again: in the child it is a pipeline variable,
+      // which a nested trigger passes on only with forward:pipeline_variables.
+      const grandchildren = childPipelineAccess(pipeline, own, input, scenarios, read, knownContexts, depth + 1);
       rows.push(...grandchildren.rows);
       diagnostics.push(...grandchildren.diagnostics);
     }
