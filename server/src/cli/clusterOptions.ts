@@ -150,9 +150,11 @@ export async function askYesNo(question: string): Promise<boolean | undefined> {
  * Runs `work` holding the lock of `subject` (cluster/operationLock.ts) from before the plan until
  * the execution ends, so that the plan a person reads, and the one `--yes` carries out, is made
  * after any other run on the same environment or workspace has finished. Where the lock's namespace
- * does not exist yet (a first apply), `work` gets no lock and the execution takes it itself.
+ * does not exist yet (a first apply), `work` gets no lock and the execution takes it itself; a dry
+ * run (`subject` null) changes nothing and takes none.
  */
-export async function withPlanLock(run: ClusterRun, subject: LockSubject, operation: string, timeoutMs: number | undefined, work: (lock: HeldLock | undefined) => Promise<number>): Promise<number> {
+export async function withPlanLock(run: ClusterRun, subject: LockSubject | null, operation: string, timeoutMs: number | undefined, work: (lock: HeldLock | undefined) => Promise<number>): Promise<number> {
+  if (subject === null) return work(undefined);
   const lock = await takeLock(run.session, subject, operation, { signal: run.signal, progress: run.progress, ...(timeoutMs ? { timeoutMs } : {}) });
   if (isFailure(lock) && lock.type !== 'notFound') return run.fail(lock);
   const held = isFailure(lock) ? undefined : lock.value;

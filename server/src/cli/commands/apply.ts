@@ -91,7 +91,7 @@ export const applyCommand: CliCommand = {
     // Nobody reviews the plan of `--yes` without `--dry-run`: no dry-run in it (the apply is the server's verdict).
     const preview = !args.flags.has('yes') || args.flags.has('dry-run');
     const dryRun = args.flags.has('dry-run');
-    return withClusterSession(args, io, format, 'apply', (run) => (dryRun ? applyRun(run, undefined) : withPlanLock(run, applyLockSubject(environment), 'apply', timeoutMs, (lock) => applyRun(run, lock))));
+    return withClusterSession(args, io, format, 'apply', (run) => withPlanLock(run, dryRun ? null : applyLockSubject(environment), 'apply', timeoutMs, (lock) => applyRun(run, lock)));
 
     async function applyRun(run: ClusterRun, heldLock: HeldLock | undefined): Promise<number> {
       const { session, signal, progress } = run;

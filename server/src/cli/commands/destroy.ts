@@ -47,8 +47,7 @@ export const destroyCommand: CliCommand = {
     // Nobody reviews the plan of `--yes` without `--dry-run`: no dry-run deletes (the delete is the server's verdict); every guard still runs.
     const preview = !args.flags.has('yes') || args.flags.has('dry-run');
     const dryRun = args.flags.has('dry-run');
-    const subject = destroyLockSubject({ inventory });
-    return withClusterSession(args, io, format, 'destroy', (run) => (dryRun ? destroyRun(run, undefined) : withPlanLock(run, subject, 'destroy', timeoutMs, (lock) => destroyRun(run, lock))));
+    return withClusterSession(args, io, format, 'destroy', (run) => withPlanLock(run, dryRun ? null : destroyLockSubject({ inventory }), 'destroy', timeoutMs, (lock) => destroyRun(run, lock)));
 
     async function destroyRun(run: ClusterRun, heldLock: HeldLock | undefined): Promise<number> {
       const { session, signal, progress } = run;
@@ -66,7 +65,7 @@ export const destroyCommand: CliCommand = {
       };
       if (format === 'text') io.out(`Context ${plan.context} (${plan.server})\n${describeDestroyPlan(plan, { deleteOthers: args.flags.has('delete-others') }).map((l) => `  ${l}`).join('\n')}\n`);
       if (dryRun || plan.blocked.length > 0 || !plan.inventoryExists) {
-        if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun: args.flags.has('dry-run'), plan: planJson, result: null, requests: session.requests.snapshot() }) + '\n');
+        if (format === 'json') io.out(JSON.stringify({ ok: plan.blocked.length === 0, dryRun, plan: planJson, result: null, requests: session.requests.snapshot() }) + '\n');
         return plan.blocked.length > 0 ? 1 : 0;
       }
       run.observe(observeDestroy(run.ledger, plan));

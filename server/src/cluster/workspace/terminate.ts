@@ -250,8 +250,8 @@ export async function runTermination(
   const cycles: CycleResult[] = [];
   const reported: TerminationProgress[] = [];
   const finished = (): TerminationRun => ({ progress: cycles.at(-1)?.progress, cycles, reported });
-  // Cycles until the workspace is Terminated; with `untilNamespaceDeleted`, only until the cycle that deletes its namespace (undefined then).
-  const run = async (signal: AbortSignal | undefined, untilNamespaceDeleted: boolean): Promise<ClusterOutcome<TerminationRun | undefined>> => {
+  // Cycles until the workspace is Terminated ('done'); with `untilNamespaceDeleted`, only until the cycle that deletes its namespace.
+  const run = async (signal: AbortSignal | undefined, untilNamespaceDeleted: boolean): Promise<ClusterOutcome<'done' | 'namespaceDeleted'>> => {
     for (;;) {
       if (signal?.aborted) return { type: 'cancelled', message: 'cancelled' };
       const cycle = await terminateWorkspace(session, target, tracker, { ...options, signal });
@@ -263,8 +263,8 @@ export async function runTermination(
         reported.push(report.progress);
         reportStep(progress, { kind: 'workspaceProgress', workspace: target.name, progress: report.progress });
       }
-      if (options.dryRun || cycle.value.progress !== 'Terminating') return ok(finished());
-      if (untilNamespaceDeleted && cycle.value.step === 'deletedNamespace') return ok(undefined);
+      if (options.dryRun || cycle.value.progress !== 'Terminating') return ok('done');
+      if (untilNamespaceDeleted && cycle.value.step === 'deletedNamespace') return ok('namespaceDeleted');
       for (const ref of cycle.value.waitFor) {
         const remaining = deadline - Date.now();
         const gone = await waitUntilGone(session, ref, { signal, timeoutMs: Math.max(1, remaining) });
@@ -277,21 +277,19 @@ export async function runTermination(
       if (Date.now() >= deadline) return { type: 'timeout', message: `workspace ${target.name} is still Terminating after ${Math.round(timeoutMs / 1000)} s` };
     }
   };
-  if (options.dryRun || target.actualState === 'Terminated') return unlockedRun(await run(options.signal, false), finished);
+  const unlocked = async (): Promise<ClusterOutcome<TerminationRun>> => {
+    const outcome = await run(options.signal, false);
+    return isFailure(outcome) ? outcome : ok(finished());
+  };
+  if (options.dryRun || target.actualState === 'Terminated') return unlocked();
   // The lock lives in the workspace's namespace: a namespace being deleted takes it along (and
   // accepts no new one), so what remains after the namespace's deletion runs without it.
   if (target.mode === 'unique') {
     const phase = await namespacePhase(session, target.namespace);
     if (isFailure(phase)) return phase;
-    if (phase.value?.phase !== 'Active') return unlockedRun(await run(options.signal, false), finished);
+    if (phase.value?.phase !== 'Active') return unlocked();
   }
   const locked = await withOperationLock(session, workspaceLockSubject(target.name, target.namespace), 'workspace terminate', options, (signal) => run(signal, target.mode === 'unique'));
   if (isFailure(locked)) return locked;
-  return locked.value ? ok(locked.value) : unlockedRun(await run(options.signal, false), finished);
-}
-
-/** A run's outcome: every run ends with a report, or a failure. */
-function unlockedRun(outcome: ClusterOutcome<TerminationRun | undefined>, finished: () => TerminationRun): ClusterOutcome<TerminationRun> {
-  if (isFailure(outcome)) return outcome;
-  return ok(outcome.value ?? finished());
+  return locked.value === 'done' ? ok(finished()) : unlocked();
 }
