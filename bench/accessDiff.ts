@@ -4,7 +4,7 @@
 import os from 'node:os';
 import type { JobScenario } from '../server/src/engine/access/scenarios';
 import { presetScenarios } from '../server/src/engine/access/scenarios';
-import { parseYaml } from '../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../server/src/engine/yaml/yamlDocument';
 import { accessDiff } from '../server/src/engine/diff';
 import { DEFAULT_PROJECT_SETTINGS } from '../server/src/engine/project';
 import { generateAgentConfig } from '../test/support/generateConfig';

@@ -5,9 +5,9 @@
 // Run: node --import tsx bench/parse.ts  (add --heap to also print peak heap at 50,000 entries)
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { composeYaml, composeYamlWithLibrary } from '../server/src/engine/config/boundedYaml';
-import { useFastBlockYaml } from '../server/src/engine/config/fastBlockYaml';
-import { GITLAB_YAML, parseComposedYaml, parseYaml } from '../server/src/engine/config/yamlDocument';
+import { composeYaml, composeYamlWithLibrary } from '../server/src/engine/yaml/boundedYaml';
+import { useFastBlockYaml } from '../server/src/engine/yaml/fastBlockYaml';
+import { GITLAB_YAML, parseComposedYaml, parseYaml } from '../server/src/engine/yaml/yamlDocument';
 import { generateAgentConfig } from '../test/support/generateConfig';
 import { median } from './lib/stats';
 

@@ -4,7 +4,7 @@
 // Run: node --import tsx bench/pipeline.ts
 import os from 'node:os';
 import { readCiAccess } from '../server/src/engine/access/model';
-import { parseYaml } from '../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../server/src/engine/yaml/yamlDocument';
 import { DEFAULT_PROJECT_SETTINGS, pipelineAccess } from '../server/src/engine/project';
 
 const JOBS = 500;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import { readCiAccess } from '../server/src/engine/access/model';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../server/src/engine/access/scenarios';
 import { simulateAccess } from '../server/src/engine/access/simulate';
-import { parseYaml } from '../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../server/src/engine/yaml/yamlDocument';
 import { generateAgentConfig } from '../test/support/generateConfig';
 
 const ENTRIES = 5000;

@@ -11,7 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { RbacAuthorizationV1Api, type V1PolicyRule } from '@kubernetes/client-node';
 import { readCiAccess } from '../../server/src/engine/access/model';
 import { simulateAccess } from '../../server/src/engine/access/simulate';
-import { parseYaml } from '../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../server/src/engine/yaml/yamlDocument';
 import { canICommand } from '../../server/src/cli/commands/canI';
 import { previewAccess, reviewSubject, type AccessPreview, type ReviewSubject } from '../../server/src/cluster/rbac';
 import { expectOk, testSession } from './environment-support';

@@ -1,5 +1,5 @@
 /**
- * Differential test of the fast block-YAML reader (server/src/engine/config/fastBlockYaml.ts,
+ * Differential test of the fast block-YAML reader (server/src/engine/yaml/fastBlockYaml.ts,
  * issue 16): on every fixture, on generated configurations and on tens of thousands of mutated
  * documents, either the reader declines (and `composeYaml` uses the library), or it builds exactly
  * the library's documents — node classes, every node's range, scalar values, types, sources and
@@ -12,9 +12,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isDocument, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
-import { composeYaml, composeYamlWithLibrary, type ComposedYaml } from '../../server/src/engine/config/boundedYaml';
-import { readFastBlockYaml as fastComposeYaml } from '../../server/src/engine/config/fastBlockYaml';
-import { GITLAB_YAML, parseComposedYaml, parseYaml } from '../../server/src/engine/config/yamlDocument';
+import { composeYaml, composeYamlWithLibrary } from '../../server/src/engine/yaml/boundedYaml';
+import type { ComposedYaml } from '../../server/src/engine/yaml/composedYaml';
+import { readFastBlockYaml as fastComposeYaml } from '../../server/src/engine/yaml/fastBlockYaml';
+import { GITLAB_YAML, parseComposedYaml, parseYaml } from '../../server/src/engine/yaml/yamlDocument';
 import { generateAgentConfig, generateVariedAgentConfig, seededRandom } from '../support/generateConfig';
 
 const root = path.resolve(__dirname, '..', '..');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { readCiAccess } from '../engine/access/model';
-import { parseYaml } from '../engine/config/yamlDocument';
+import { parseYaml } from '../engine/yaml/yamlDocument';
 import { agentDirectoryOf, CONFIG_FILE_NAMES, DEFAULT_TEMPLATE_FILE_NAMES } from '../engine/files';
 import type { AgentSiblings, ParsedAgentConfig } from '../engine/project';
 import type { DocumentModels } from './documentModels';

@@ -3,7 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Document } from 'yaml';
 import { readCiAccess, type CiAccessModel } from '../engine/access/model';
 import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
-import { parseYaml, type ParsedYaml } from '../engine/config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../engine/yaml/yamlDocument';
 import { classifyPath } from '../engine/files';
 import type { TextSource } from '../engine/text/splicedText';
 import type { ConfigModel } from '../engine/project';

@@ -1,5 +1,5 @@
 import { MarkupKind, type Connection, type Hover } from 'vscode-languageserver';
-import { pathAtOffset } from '../engine/config/pathAtOffset';
+import { pathAtOffset } from '../engine/yaml/pathAtOffset';
 import { describeKey, schemaAtPath } from '../engine/config/schemaLookup';
 import { agentConfigSchemaFor } from '../engine/config/versionedSchema';
 import type { AccessPreviewService } from './cluster/accessPreview';

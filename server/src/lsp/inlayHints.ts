@@ -1,7 +1,7 @@
 import { InlayHintKind, type Connection, type InlayHint, type Range, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { namespaceSources } from '../engine/access/model';
-import { nodeAtPath, nodeSpan } from '../engine/config/yamlDocument';
+import { nodeAtPath, nodeSpan } from '../engine/yaml/yamlDocument';
 import { hasVariableReference } from '../engine/vars/expand';
 import type { DocumentModels } from './documentModels';
 import { LastGood } from './lastGood';

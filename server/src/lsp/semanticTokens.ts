@@ -1,7 +1,7 @@
 import { SemanticTokensBuilder, type Connection, type Range, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
 import { isMap, isSeq, type Node } from 'yaml';
-import { scalarOffsetMapper } from '../engine/config/scalarSource';
-import { valueOfKey } from '../engine/config/yamlDocument';
+import { scalarOffsetMapper } from '../engine/yaml/scalarSource';
+import { valueOfKey } from '../engine/yaml/yamlDocument';
 import { expressionSemanticSpans, namespaceSemanticSpans, SEMANTIC_TOKEN_TYPES, type SemanticSpan } from '../engine/expr/semanticTokens';
 import type { TextSource } from '../engine/text/splicedText';
 import type { DocumentModels, OpenAgentConfig } from './documentModels';

@@ -1,6 +1,6 @@
 import { readCiAccess } from '../engine/access/model';
 import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
-import { parseYaml } from '../engine/config/yamlDocument';
+import { parseYaml } from '../engine/yaml/yamlDocument';
 import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel } from '../engine/project';
 
 /**

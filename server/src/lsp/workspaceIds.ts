@@ -4,7 +4,7 @@ import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { idsOfConfig, indexIds, type KnownIds } from '../engine/completion';
 import { MAX_CONFIG_BYTES } from '../engine/config/semanticChecks';
-import { parseYaml } from '../engine/config/yamlDocument';
+import { parseYaml } from '../engine/yaml/yamlDocument';
 import { classifyPath } from '../engine/files';
 import type { DocumentModels } from './documentModels';
 import { documentPath, localFilePath } from './uriPaths';

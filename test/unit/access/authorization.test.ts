@@ -1,7 +1,7 @@
 /** GitLab's shipped ci_access authorization (docs/gitlab-behaviour.md#authorization-order). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { matchEnvironment } from '../../../server/src/engine/access/environmentMatcher';
 import { UntrustedRegexp } from '../../../server/src/engine/expr/regexp/re2';

@@ -12,7 +12,7 @@ import { CROSS_TOP_LEVEL_IGNORED_CODE, CROSS_TOP_LEVEL_SETTING_CODE } from '../.
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { simulateAccess } from '../../../server/src/engine/access/simulate';
 import { VERSIONED_BEHAVIOURS } from '../../../server/src/engine/config/gitlabVersions';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
 
 const PATH = '/repo/.gitlab/agents/prod/config.yaml';

@@ -9,7 +9,7 @@ import { namespaceSources, readCiAccess, singleEntryModel, type AccessEntry } fr
 import { ruleDiagnostics } from '../../../server/src/engine/access/ruleDiagnostics';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { decidedBy, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
-import { nodeAtPath, parseYaml, type ParsedYaml } from '../../../server/src/engine/config/yamlDocument';
+import { nodeAtPath, parseYaml, type ParsedYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { hasVariableReference } from '../../../server/src/engine/vars/expand';
 import { checkNamespace } from '../../../server/src/engine/vars/namespace';
 import { generateVariedAgentConfig } from '../../support/generateConfig';

@@ -5,7 +5,7 @@ import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION } from '../../../server/src/engi
 import { readCiAccess, singleEntryModel } from '../../../server/src/engine/access/model';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { namespaceDecision, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { allVariableValues, scenarioVariables } from '../../../server/src/engine/vars/scenario';
 import { generateVariedAgentConfig } from '../../support/generateConfig';
 

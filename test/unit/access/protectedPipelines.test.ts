@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import type { JobScenario } from '../../../server/src/engine/access/scenarios';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { DEFAULT_PROJECT_SETTINGS, readProjectSettings, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
 import { refIsProtected, scenarioVariables } from '../../../server/src/engine/vars/scenario';
 

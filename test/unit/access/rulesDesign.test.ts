@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';
 import type { Scenario } from '../../../server/src/engine/vars/scenario';

@@ -1,4 +1,4 @@
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { completeAgentConfig, completeEnvironmentTemplate, indexIds, type CompletionCandidate, type KnownIds, type ScenarioEnvironment, type ScenarioVariableName } from '../../../server/src/engine/completion';
 import { snippetPreview } from '../../../server/src/engine/completion/snippets';
 import type { CompatibilityTarget } from '../../../server/src/engine/config/compatibilityTarget';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { completionContextAt } from '../../../server/src/engine/completion/yamlContext';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { caret } from './caret';
 
 function contextOf(source: string) {

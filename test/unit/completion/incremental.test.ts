@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { completeAgentConfig, indexIds } from '../../../server/src/engine/completion';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
-import { parseYaml, type ParsedYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { generateVariedAgentConfig } from '../../support/generateConfig';
 
 test('completion from the incremental model equals completion from a whole parse, at every position', () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { completeAgentConfig, completeEnvironmentTemplate, indexIds } from '../../../server/src/engine/completion';
-import { parseYaml, type ParsedYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { repoRoot } from '../../support/lspClient';
 
 const CONFIG = readFileSync(path.join(repoRoot, 'examples', '.gitlab', 'agents', 'production-agent', 'config.yaml'), 'utf8');

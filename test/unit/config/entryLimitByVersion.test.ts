@@ -11,7 +11,7 @@ import { simulateAccess } from '../../../server/src/engine/access/simulate';
 import { authorizedEntityLimit, VERSIONED_BEHAVIOURS } from '../../../server/src/engine/config/gitlabVersions';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
 import { agentConfigSchemaFor } from '../../../server/src/engine/config/versionedSchema';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
 
 const AGENT = { configProjectPath: 'acme/infra', name: 'prod' };

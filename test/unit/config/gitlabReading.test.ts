@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
 import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, siblingsFrom, simulateEntries } from '../../../server/src/engine/project';
 

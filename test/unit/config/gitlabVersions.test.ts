@@ -11,7 +11,7 @@ import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, VERSIONED
 import { schemaAtPath } from '../../../server/src/engine/config/schemaLookup';
 import { agentConfigSchemaFor } from '../../../server/src/engine/config/versionedSchema';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
 import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, readProjectSettings } from '../../../server/src/engine/project';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol';

@@ -1,11 +1,11 @@
-// pairOfKey (server/src/engine/config/yamlDocument.ts): the pair a key names in a mapping, as
+// pairOfKey (server/src/engine/yaml/yamlDocument.ts): the pair a key names in a mapping, as
 // GitLab reads it — the last of repeated keys (docs/gitlab-behaviour.md#duplicate-keys), a key
 // compared as the string GitLab's JSON conversion gives — scanned in small mappings and indexed
 // in large ones, with the same answers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDocument, type YAMLMap } from 'yaml';
-import { nodeAtPath, pairOfKey } from '../../../server/src/engine/config/yamlDocument';
+import { nodeAtPath, pairOfKey } from '../../../server/src/engine/yaml/yamlDocument';
 
 function mapOf(text: string): YAMLMap {
   return parseDocument(text, { version: '1.1', uniqueKeys: false }).contents as YAMLMap;

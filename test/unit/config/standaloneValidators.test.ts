@@ -9,7 +9,7 @@ import type { CompatibilityTarget } from '../../../server/src/engine/config/comp
 import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
 import { standaloneValidatorsModule } from '../../../server/src/build/standaloneValidators';
 import { agentConfigSchemaFor } from '../../../server/src/engine/config/versionedSchema';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { environmentTemplateAjv, environmentTemplateSchema, TEMPLATE_VALIDATOR_KEY } from '../../../server/src/engine/template/diagnostics/templateSchema';
 import { generateVariedAgentConfig, seededRandom } from '../../support/generateConfig';
 

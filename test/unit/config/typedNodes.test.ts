@@ -1,10 +1,10 @@
 // The yaml nodes the fast reader and the incremental model make without the library's
-// constructors (server/src/engine/config/typedNodes.ts) read as the library's own: class,
+// constructors (server/src/engine/yaml/typedNodes.ts) read as the library's own: class,
 // predicates, enumerable fields, `schema`, clone and serialization.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Document, isMap, isSeq, Schema, YAMLMap, YAMLSeq } from 'yaml';
-import { collectionNode, pairNode, scalarNode } from '../../../server/src/engine/config/typedNodes';
+import { collectionNode, pairNode, scalarNode } from '../../../server/src/engine/yaml/typedNodes';
 
 const schema = new Document(undefined, { version: '1.1' }).schema as Schema;
 const otherSchema = new Document().schema as Schema;

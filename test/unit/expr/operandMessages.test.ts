@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseExpression } from '../../../server/src/engine/expr/index';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 
 const rows: Array<[string, string, string]> = [
   ['$CI_COMMIT_TAG =~', 'Invalid left operand', '`=~` has no right operand: the expression ends after it'],

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { usedContextText, type JobAccess, type MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
 import { agentAsGitlabReads, agentReadingNote, DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/project';

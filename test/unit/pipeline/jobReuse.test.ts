@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import type { MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
 import { readTree } from '../../../server/src/engine/pipeline/tree';
 import { DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess, type PipelineAccessInput } from '../../../server/src/engine/project';

@@ -1,6 +1,6 @@
 /**
  * Inputs nested past this tool's bounds get one positioned diagnostic instead of recursing
- * (engine/config/boundedYaml.ts, engine/template/render/limits.ts). Before the bounds, a 2 KB
+ * (engine/yaml/boundedYaml.ts, engine/template/render/limits.ts). Before the bounds, a 2 KB
  * template of 1,000 nested lists aborted `agentcfg validate` (V8: out of memory in the regexp
  * compiler, reached near the end of the stack), and a template rendering `{{range 100000000}}` ran
  * out of memory.
@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
-import { MAX_YAML_DEPTH } from '../../../server/src/engine/config/boundedYaml';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { MAX_YAML_DEPTH } from '../../../server/src/engine/yaml/boundedYaml';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { templateCrossFileDiagnostics } from '../../../server/src/engine/crossFile/agentFiles';
 import { MAX_TEMPLATE_NESTING } from '../../../server/src/engine/template/render/index';
 import { repoRoot } from '../../support/lspClient';

@@ -15,7 +15,7 @@ import { presetScenarios } from '../../../server/src/engine/access/scenarios';
 import { completeAgentConfig, completeEnvironmentTemplate } from '../../../server/src/engine/completion/index';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
 import type { ValidateOptions } from '../../../server/src/engine/config/validateAgentConfig';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { seededRandom } from '../../support/generateConfig';
 import { repoRoot } from '../../support/lspClient';
 import { AgentDir, assertInside, validateInProcess } from './harness';

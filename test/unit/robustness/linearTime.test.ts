@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
-import { useFastBlockYaml } from '../../../server/src/engine/config/fastBlockYaml';
+import { useFastBlockYaml } from '../../../server/src/engine/yaml/fastBlockYaml';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
 import { validateAgentConfig, type ValidateOptions } from '../../../server/src/engine/config/validateAgentConfig';
 import { generateAgentConfigOfSize } from '../../support/generateConfig';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
-import { parseYaml } from '../../../server/src/engine/config/yamlDocument';
+import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics, type AgentFiles } from '../../../server/src/engine/crossFile/agentFiles';
 import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../../server/src/engine/template/defaultTemplate';
 import { rangeOf } from '../../support/ranges';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { previewAccess, reviewSubject, templateKinds, type AccessPreview, type AgentServiceAccount, type KnownIds } from '../../cluster/rbac';
 import { readCiAccess } from '../../engine/access/model';
-import { parseYaml } from '../../engine/config/yamlDocument';
+import { parseYaml } from '../../engine/yaml/yamlDocument';
 import { classifyPath } from '../../engine/files';
 import { scenarioContext, simulateAccess } from '../../engine/project';
 import { parseArgs, UsageError } from '../args';

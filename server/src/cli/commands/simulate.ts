@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readCiAccess } from '../../engine/access/model';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../../engine/access/simulate';
-import { parseYaml } from '../../engine/config/yamlDocument';
+import { parseYaml } from '../../engine/yaml/yamlDocument';
 import { classifyPath } from '../../engine/files';
 import { scenarioContext, simulateEntries, simulationTable, type SimulationTable } from '../../engine/project';
 import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';

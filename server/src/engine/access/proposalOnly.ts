@@ -1,7 +1,7 @@
 import type { Node } from 'yaml';
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import type { GitlabVersion } from '../config/gitlabVersions';
-import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { CiAccessModel } from './model';
 

@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type YAMLMap } from 'yaml';
 import type { TextSource } from '../text/splicedText';
 import type { TextIndex } from '../text/textIndex';
-import { keyText } from '../config/yamlDocument';
+import { keyText } from '../yaml/yamlDocument';
 
 /** A data path as the schema and the models use it (map keys and sequence indexes). */
 export type DataPath = readonly (string | number)[];

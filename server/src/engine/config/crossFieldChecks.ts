@@ -1,6 +1,6 @@
 import { isRecord } from '../data';
 import type { EngineDiagnostic, Range } from '../diagnostics';
-import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 
 /** Rails' defaults for the two workspace lifetimes (docs/gitlab-behaviour.md#remote_development-settings, `default_settings.rb`). */
 export const DEFAULT_MAX_ACTIVE_HOURS_BEFORE_STOP = 36;

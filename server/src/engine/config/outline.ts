@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { TextIndex } from '../text/textIndex';
 import type { Range } from '../diagnostics';
-import { keyText } from './yamlDocument';
+import { keyText } from '../yaml/yamlDocument';
 
 /** One outline node: a mapping key, or a list item named after its `id`/`name` when it has one. */
 export interface OutlineNode {

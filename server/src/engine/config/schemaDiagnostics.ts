@@ -5,7 +5,7 @@ import { closestMatch } from '../text/didYouMean';
 import { agentConfigValidator, type FailsLater } from './agentConfigSchema';
 import type { CompatibilityTarget } from './compatibilityTarget';
 import type { DeprecatedMarker, NotYetMarker } from './versionedSchema';
-import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 
 type DataPath = (string | number)[];
 

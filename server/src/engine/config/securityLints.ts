@@ -4,7 +4,7 @@ import type { AccessEntry, CiAccessModel, DataPath } from '../access/model';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { guessEnvironmentTier } from '../vars/environment-tier';
 import { ciEntryPath, keyAddedAfter, type GitlabVersion } from './gitlabVersions';
-import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 
 /**
  * Security lints of `ci_access` (docs/gitlab-behaviour.md#security-lints): configurations GitLab

@@ -2,7 +2,7 @@ import { isRecord } from '../data';
 import type { EngineDiagnostic } from '../diagnostics';
 import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
 import { humanPath } from './schemaDiagnostics';
-import { nodeAtPath, nodeSpan, type ParsedYaml } from './yamlDocument';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 
 /** GitLab reads at most this many bytes of config.yaml (KAS default, docs/gitlab-behaviour.md#config-file-location-and-parsing). */
 export const MAX_CONFIG_BYTES = 128 * 1024;

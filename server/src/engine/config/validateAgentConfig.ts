@@ -11,7 +11,7 @@ import { agentConfigSchemaFor } from './versionedSchema';
 import { crossFieldDiagnostics } from './crossFieldChecks';
 import { schemaDiagnostics } from './schemaDiagnostics';
 import { semanticDiagnostics } from './semanticChecks';
-import { parseYaml, type ParsedYaml } from './yamlDocument';
+import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 
 export interface ValidateOptions {
   /** Compatibility target (default `proposal`). */

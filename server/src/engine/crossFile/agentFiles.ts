@@ -4,10 +4,10 @@
  * resource management, and each file gets the problems that only the pair reveals.
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
-import { composeYaml } from '../config/boundedYaml';
+import { composeYaml } from '../yaml/boundedYaml';
 import { readCiAccess, type AccessEntry, type CiAccessModel } from '../access/model';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
-import { nodeAtPath, nodeSpan, type ParsedYaml } from '../config/yamlDocument';
+import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { RenderBudget, renderGoTemplate, sourceSpanAt, type OutputSegment } from '../template/render/index';
 import { renderEnvironmentTemplate } from '../template/renderTemplate';

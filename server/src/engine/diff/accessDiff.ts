@@ -8,7 +8,7 @@ import { kubeContextName } from '../access/identity';
 import { readCiAccess, type AccessEntry, type CiAccessModel, type DataPath } from '../access/model';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
-import { nodeAtPath, nodeSpan, parseYaml, type ParsedYaml } from '../config/yamlDocument';
+import { nodeAtPath, nodeSpan, parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 import { activeScenarios, scenarioContext, type ProjectSettings } from '../project/settings';
 import { guessEnvironmentTier } from '../vars/environment-tier';
 import type { Scenario } from '../vars/scenario';

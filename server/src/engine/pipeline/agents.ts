@@ -10,7 +10,7 @@ import { readCiAccess, type CiAccessModel } from '../access/model';
 import type { CompatibilityTarget } from '../config/compatibilityTarget';
 import type { GitlabVersion } from '../config/gitlabVersions';
 import { validateParsedAgentConfig } from '../config/validateAgentConfig';
-import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 
 /** An agent whose configuration the map reads: found in the workspace, or named in settings. */
 export interface MappedAgent {

@@ -14,7 +14,8 @@
  *   `lib/psych/scalar_scanner.rb`: only yes/true/on and no/false/off are booleans).
  */
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
-import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE, type YamlOptions } from '../config/boundedYaml';
+import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE } from '../yaml/boundedYaml';
+import type { YamlOptions } from '../yaml/composedYaml';
 
 /** Where a value is: file and [start, end) offsets in it. */
 export interface Loc {

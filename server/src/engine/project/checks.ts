@@ -2,7 +2,7 @@ import type { CiAccessModel } from '../access/model';
 import { readCiAccess } from '../access/model';
 import { proposalOnlyDiagnostic } from '../access/proposalOnly';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../config/validateAgentConfig';
-import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics } from '../crossFile/agentFiles';
 import type { EngineDiagnostic } from '../diagnostics';
 import { classifyPath, ignoredSpellingDiagnostic } from '../files';

@@ -1,5 +1,5 @@
 import { readCiAccess, type CiAccessModel } from '../access/model';
-import { parseYaml, type ParsedYaml } from '../config/yamlDocument';
+import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 import { CONFIG_FILE_NAMES, DEFAULT_TEMPLATE_FILE_NAMES } from '../files';
 
 /** An agent's config.yaml, parsed, with its `ci_access` read once. */

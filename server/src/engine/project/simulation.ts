@@ -4,7 +4,7 @@ import type { RuleCheckContext } from '../access/ruleDiagnostics';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome } from '../access/simulate';
 import { NEWEST_GITLAB_VERSION } from '../config/gitlabVersions';
-import { nodeAtPath, nodeSpan } from '../config/yamlDocument';
+import { nodeAtPath, nodeSpan } from '../yaml/yamlDocument';
 import type { ParsedAgentConfig } from './siblings';
 
 export interface EntrySimulation {

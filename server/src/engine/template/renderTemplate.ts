@@ -12,7 +12,7 @@
  * rendered YAML are mapped back to the template text that produced them.
  */
 import { isMap, isSeq, type Document } from 'yaml';
-import { boundedData, composeYaml, TOO_DEEP_MESSAGE, tooDeepDiagnostic } from '../config/boundedYaml';
+import { boundedData, composeYaml, TOO_DEEP_MESSAGE, tooDeepDiagnostic } from '../yaml/boundedYaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
 import { renderGoTemplate, sourceSpanAt, type ActionListener, type OutputSegment, type RenderBudget, type TemplateError } from './render/index';

@@ -6,7 +6,7 @@
  * so here as GitLab would. Pure: markdown text and template offsets, no editor types.
  */
 import { isMap, isSeq, type Node } from 'yaml';
-import { composeYaml } from '../config/boundedYaml';
+import { composeYaml } from '../yaml/boundedYaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
 import { templateReferenceDiagnostics } from './diagnostics/templateReferences';

@@ -6,8 +6,8 @@ import { TextIndex } from '../../text/textIndex';
 import { humanPath } from '../schemaDiagnostics';
 import { authorizedEntityLimit } from '../gitlabVersions';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
-import { collectionNode, pairNode, scalarNode } from '../typedNodes';
-import { nodeAtPath, parseYaml, type ParsedYaml } from '../yamlDocument';
+import { collectionNode, pairNode, scalarNode } from '../../yaml/typedNodes';
+import { nodeAtPath, parseYaml, type ParsedYaml } from '../../yaml/yamlDocument';
 import { rescanLayout, scanLayout, type DocumentLayout, type EntryListPath, type EntrySlice, type LayoutEdit, type ListSlice } from './layout';
 import { moveDocument, moveTree, placedLazily, settleParsedTree } from './shiftNodes';
 

@@ -4,10 +4,10 @@
  * that calls only existing functions and reads only GitLab's variables; and only `default.yaml` is used.
  * Checks that need the agent configuration or scenarios live in engine/crossFile.
  */
-import { composeYaml, tooDeepDiagnostic } from '../../config/boundedYaml';
+import { composeYaml, tooDeepDiagnostic } from '../../yaml/boundedYaml';
 import { hasBehaviour, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../../config/gitlabVersions';
 import { schemaDiagnostics } from '../../config/schemaDiagnostics';
-import { GITLAB_YAML, parseComposedYaml } from '../../config/yamlDocument';
+import { GITLAB_YAML, parseComposedYaml } from '../../yaml/yamlDocument';
 import type { EngineDiagnostic } from '../../diagnostics';
 import { TextIndex } from '../../text/textIndex';
 import { environmentTemplateValidator } from './templateSchema';

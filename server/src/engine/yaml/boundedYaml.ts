@@ -17,9 +17,10 @@
  *   nested flow mappings took seconds), with a warning on the process's stderr. GitLab rejects such
  *   keys anyway, so they are reported and replaced by a short string of their text before conversion.
  */
-import { type Alias, Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type YAMLMap, type DocumentOptions, type Node, type ParseOptions, type SchemaOptions } from 'yaml';
+import { type Alias, Composer, isAlias, isCollection, isMap, isNode, isPair, isScalar, Lexer, Parser, Scalar, type CST, type Document, type Node } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import type { TextIndex } from '../text/textIndex';
+import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './composedYaml';
 import { fastComposeYaml, fastPathApplies } from './fastBlockYaml';
 
 /**
@@ -34,20 +35,6 @@ export const MAX_YAML_DEPTH = 64;
 
 /** Key text kept when a collection key is replaced: enough to recognise it, and bounded. */
 const MAX_KEY_TEXT = 64;
-
-export type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions;
-
-/** The documents of a text, or where its nesting first goes past {@link MAX_YAML_DEPTH}. */
-export type ComposedYaml =
-  | {
-      readonly ok: true;
-      readonly docs: Document.Parsed[];
-      /** Set by the fast reader: the documents, as composed, hold no alias and nest less than the bound. */
-      readonly aliasFree?: true;
-      /** Set by the fast reader: the first document's data (its `toJS`) and duplicate keys (its {@link inspectMaps}), read as it was composed. */
-      readonly firstDocument?: { readonly value: unknown; readonly duplicateKeys: DuplicateKey[] };
-    }
-  | { readonly ok: false; readonly tooDeepAt: number };
 
 /**
  * `parseAllDocuments` without its recursion risks: the token tree is built with the parser's stack
@@ -270,13 +257,6 @@ function childrenOf(node: Node, targets: ReadonlyMap<Alias, Node>): Node[] {
   return out;
 }
 
-/** One repeated key of a mapping, by start offsets. */
-export interface DuplicateKey {
-  readonly start: number;
-  readonly first: number;
-  readonly last: number;
-}
-
 /** What one pass over a document's mappings found. */
 export interface MapProblems {
   /**
@@ -299,7 +279,7 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
   const duplicateKeys: DuplicateKey[] = [];
   const collectionKeys: [number, number][] = [];
   // One map of keys, cleared for each mapping (its entries are read before the next mapping is).
-  const keysOfMap: KeyStarts = new Map();
+  const keysOfMap: Map<unknown, number | number[]> = new Map();
   // Only an alias key needs the aliases' targets (a walk of the whole document): found on the first one.
   let targets: Map<Alias, Node> | null = null;
   const seen = new Set<Node>();
@@ -329,33 +309,6 @@ export function inspectMaps(doc: Document.Parsed, text: string, options: { repla
     }
   }
   return { duplicateKeys: duplicateKeys.sort((a, b) => a.start - b.start), collectionKeys: collectionKeys.sort((a, b) => a[0] - b[0]) };
-}
-
-/** Per key value: its start, or its starts once it is repeated (no array for the common, unique key). */
-type KeyStarts = Map<unknown, number | number[]>;
-
-/**
- * Adds the duplicate keys of one mapping to `out`, in the library's notion of a duplicate: scalar
- * keys with the same value (===), NaN aside. `keys` is scratch space, cleared here.
- */
-export function duplicateKeysOfMap(map: YAMLMap, out: DuplicateKey[], keys: KeyStarts = new Map()): void {
-  keys.clear();
-  let repeated = false;
-  for (const item of map.items) {
-    if (!isPair(item) || !isScalar(item.key) || Number.isNaN(item.key.value)) continue;
-    const starts = keys.get(item.key.value);
-    const start = item.key.range?.[0] ?? 0;
-    if (starts === undefined) keys.set(item.key.value, start);
-    else if (typeof starts === 'number') {
-      keys.set(item.key.value, [starts, start]);
-      repeated = true;
-    } else starts.push(start);
-  }
-  if (!repeated) return;
-  for (const starts of keys.values()) {
-    if (typeof starts === 'number') continue;
-    for (let k = 1; k < starts.length; k++) out.push({ start: starts[k], first: starts[0], last: starts[starts.length - 1] });
-  }
 }
 
 /** A document's data, or where converting it would go past the bounds (or meet a collection key). */

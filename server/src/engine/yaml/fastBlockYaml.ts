@@ -22,7 +22,7 @@
  * (test/unit/fastBlockYaml.test.ts) compares both on every fixture and on fuzzed documents.
  */
 import { Composer, Document, isScalar, Pair, Scalar, YAMLSeq, type Node, type Schema, type YAMLMap } from 'yaml';
-import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './boundedYaml';
+import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './composedYaml';
 import { collectionNode, documentNode, pairNode, scalarNode } from './typedNodes';
 
 /** Nesting at which this reader gives up (the library path applies the real bound, MAX_YAML_DEPTH = 64). */

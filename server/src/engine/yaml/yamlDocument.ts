@@ -1,7 +1,8 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import type { EngineDiagnostic } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
-import { COLLECTION_KEY_MESSAGE, composeYaml, dataTooDeepAt, type ComposedYaml, type DuplicateKey, inspectMaps, tooDeepDiagnostic } from './boundedYaml';
+import { COLLECTION_KEY_MESSAGE, composeYaml, dataTooDeepAt, inspectMaps, tooDeepDiagnostic } from './boundedYaml';
+import type { ComposedYaml, DuplicateKey } from './composedYaml';
 
 /** YAML's printable set excludes C0 controls other than tab and line breaks, DEL, and U+FFFE/U+FFFF (go-yaml rejects them). */
 // eslint-disable-next-line no-control-regex
