@@ -6,7 +6,7 @@ import type { JobScenario } from '../server/src/engine/access/scenarios';
 import { presetScenarios } from '../server/src/engine/access/scenarios';
 import { parseYaml } from '../server/src/engine/yaml/yamlDocument';
 import { accessDiff } from '../server/src/engine/diff';
-import { DEFAULT_PROJECT_SETTINGS } from '../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS } from '../server/src/engine/api';
 import { generateAgentConfig } from '../test/support/generateConfig';
 import { median } from './lib/stats';
 

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { readCiAccess } from '../server/src/engine/access/model';
 import { parseYaml } from '../server/src/engine/yaml/yamlDocument';
-import { DEFAULT_PROJECT_SETTINGS, pipelineAccess } from '../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS, pipelineAccess } from '../server/src/engine/api';
 
 const JOBS = 500;
 const AGENTS = 3;

@@ -3,7 +3,7 @@ import type { DocumentSelector } from 'vscode-languageclient';
 /**
  * The language id package.json gives agent configurations and environment templates (by
  * `filenamePatterns`). Generic YAML servers such as Red Hat YAML serve the id `yaml`, so they never
- * receive these files and their diagnostics are never doubled (see README, "Red Hat YAML").
+ * receive these files and their diagnostics are never doubled (docs/user-guide/editor.md, "Living with the Red Hat YAML extension").
  */
 export const LANGUAGE_ID = 'gitlab-agent-yaml';
 

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { environmentSlug } from '../../server/src/engine/vars/slug';
-import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterInventory, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterInventory, type DestroyPlanView, type EnvironmentScenarioArgs, type ExecutionReport } from '../../server/src/protocol/cluster';
 import { statusCode } from './harness';
 import { execute, trustedServerForFile } from './lsp-support';
 

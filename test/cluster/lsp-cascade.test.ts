@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { CLUSTER_COMMANDS, type DestroyPlanView, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type DestroyPlanView, type ExecutionReport } from '../../server/src/protocol/cluster';
 import { applyOk, environmentScope, fixtureTemplate, prepare, testSession, uniqueEnvironmentName } from './environment-support';
 import { statusCode } from './harness';
 import { execute, trustedServerForFile } from './lsp-support';

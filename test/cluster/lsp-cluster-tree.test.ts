@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupRows, topRows, type ClusterRow } from '../../client/src/cluster/clusterTreeRows';
-import { CLUSTER_COMMANDS, type ClusterInventory } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ClusterInventory } from '../../server/src/protocol/cluster';
 import { execute, trustedServerForFile } from './lsp-support';
 
 const server = trustedServerForFile();

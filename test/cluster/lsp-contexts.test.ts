@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { CLUSTER_COMMANDS, WORKSPACE_TRUST_NOTIFICATION, type ContextList } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, WORKSPACE_TRUST_NOTIFICATION, type ContextList } from '../../server/src/protocol/cluster';
 import type { LspTestClient } from '../support/lspClient';
 import { clusterEnv, type ClusterEnv } from './harness';
 import { execute, startClusterServer } from './lsp-support';

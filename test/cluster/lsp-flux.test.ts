@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { CLUSTER_COMMANDS, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ExecutionReport } from '../../server/src/protocol/cluster';
 import { installFluxCrds, uniqueNamespace, waitFor } from './harness';
 import { trustedServerForFile } from './lsp-support';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { CancellationTokenSource } from 'vscode-jsonrpc';
 import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
-import { CLUSTER_COMMANDS, type ClusterCommandResult, type ClusterInventory, type ContextList, type ExecutionReport } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_COMMANDS, type ClusterCommandResult, type ClusterInventory, type ContextList, type ExecutionReport } from '../../server/src/protocol/cluster';
 import { statusCode, uniqueNamespace, waitFor } from './harness';
 import { execute, trustedServerForFile } from './lsp-support';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { CLUSTER_TARGET_NOTIFICATION } from '../../server/src/lsp/cluster/protocol';
+import { CLUSTER_TARGET_NOTIFICATION } from '../../server/src/protocol/cluster';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { clusterEnv, kubeConfig, uniqueNamespace } from './harness';
 

@@ -5,7 +5,7 @@
 import { after, before } from 'node:test';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ProgressToken, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver-protocol';
-import type { ClusterCommandId, ClusterCommandResult } from '../../server/src/lsp/cluster/protocol';
+import type { ClusterCommandId, ClusterCommandResult } from '../../server/src/protocol/cluster';
 import { LspTestClient } from '../support/lspClient';
 import { clusterEnv, kubeConfig, type ClusterEnv } from './harness';
 

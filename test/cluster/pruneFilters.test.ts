@@ -12,7 +12,7 @@ import { planApply } from '../../server/src/cluster/apply/plan';
 import { executeDestroy } from '../../server/src/cluster/destroy/execute';
 import { planDestroy } from '../../server/src/cluster/destroy/plan';
 import { OWNING_INVENTORY_ANNOTATION } from '../../server/src/cluster/inventory/configMap';
-import type { InventoryRef } from '../../server/src/cluster/inventory/objMetadata';
+import type { InventoryRef } from '../../server/src/cluster/kube/objMetadata';
 import { readInventory, writeInventory } from '../../server/src/cluster/inventory/store';
 import { describeOutcome } from '../../server/src/cluster/kube/outcome';
 import type { ClusterSession } from '../../server/src/cluster/kube/session';

@@ -170,7 +170,7 @@ describe('rules:if', () => {
     const order = labels(items);
     assert.deepEqual(order.slice(0, 2), ['$DEPLOY_TARGET', '$NIGHTLY']);
     assert.ok(order.includes('$CI_DEFAULT_BRANCH'));
-    assert.ok(order.includes('$CI_ENVIRONMENT_SLUG'), 'the rules design reads environment variables (README choice)');
+    assert.ok(order.includes('$CI_ENVIRONMENT_SLUG'), 'the rules design reads environment variables (docs/user-guide/editor.md, "Choices in completion")');
     // docs/gitlab-behaviour.md#variables-available-to-job-rules
     assert.ok(!order.includes('$CI_JOB_ID'), 'job-only variables are not set when rules are evaluated');
     assert.equal(item(items, '$DEPLOY_TARGET').detail, 'your scenarios: nightly, hotfix');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { checkAgentFile, NO_SIBLINGS } from '../../server/src/engine/project';
+import { checkAgentFile, NO_SIBLINGS } from '../../server/src/engine/api';
 import { toLspDiagnostic } from '../../server/src/lsp/convert';
 import { DEFAULT_SETTINGS } from '../../server/src/protocol';
 import { projectSettings } from '../../server/src/lsp/simulationContext';

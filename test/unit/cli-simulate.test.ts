@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { projectPathFromRemoteUrl } from '../../server/src/workspace/gitRemote';
+import { projectPathFromRemoteUrl } from '../../server/src/repository/gitRemote';
 import { agentcfg } from '../support/cli';
 
 const CONFIG = 'examples/.gitlab/agents/production-agent/config.yaml';

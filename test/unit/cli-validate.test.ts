@@ -36,7 +36,7 @@ describe('agentcfg validate', () => {
     assert.match(stdout, /^examples\/\.gitlab\/agents\/broken-agent\/config\.yaml:5:7: error: Unknown key "defualt_namespace" .* \[schema\.unknownKey\]$/m);
   });
 
-  // The three mistakes the rules design is about: before the front door (engine/project), the CLI
+  // The three mistakes the rules design is about: before the front door (engine/api), the CLI
   // skipped the rule and namespace checks and printed nothing for them, exit 0.
   for (const [name, body, needle, expected] of [
     ['an if: missing its right operand', '      rules:\n        - if: $A ==\n', '==', 'expr.syntax'],

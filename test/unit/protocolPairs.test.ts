@@ -1,5 +1,5 @@
 // One typed protocol (issue 10 "One front door", point 5): every custom request is declared once as
-// a typed pair, method → params and result (server/src/protocol.ts CustomRequests; notifications:
+// a typed pair, method → params and result (server/src/protocol/index.ts CustomRequests; notifications:
 // CustomNotifications), and both sides go through the helpers typed by it — the client's
 // client/src/customRequests.ts, the server's server/src/lsp/customRequests.ts — never through a raw
 // sendRequest<Result>(method) whose result type each call site chooses.
@@ -33,9 +33,9 @@ function interfaceKeys(file: string, name: string): string[] {
 }
 
 test('every custom request and notification has its typed pair', () => {
-  assert.deepEqual(interfaceKeys('server/src/protocol.ts', 'CustomRequests').sort(), declaredConstants('server/src/protocol.ts', '_REQUEST').sort());
-  assert.deepEqual(interfaceKeys('server/src/lsp/cluster/protocol.ts', 'CustomNotifications').sort(), declaredConstants('server/src/lsp/cluster/protocol.ts', '_NOTIFICATION').sort());
-  assert.ok(interfaceKeys('server/src/protocol.ts', 'CustomRequests').length >= 5);
+  assert.deepEqual(interfaceKeys('server/src/protocol/index.ts', 'CustomRequests').sort(), declaredConstants('server/src/protocol/index.ts', '_REQUEST').sort());
+  assert.deepEqual(interfaceKeys('server/src/protocol/cluster.ts', 'CustomNotifications').sort(), declaredConstants('server/src/protocol/cluster.ts', '_NOTIFICATION').sort());
+  assert.ok(interfaceKeys('server/src/protocol/index.ts', 'CustomRequests').length >= 5);
 });
 
 test('client and server send and answer custom messages only through the typed helpers', () => {

@@ -1,8 +1,8 @@
 import type Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
 import { agentConfigAjv, validatorKey } from '../engine/config/agentConfigSchema';
-import type { CompatibilityTarget } from '../engine/config/compatibilityTarget';
-import { NEWEST_GITLAB_VERSION } from '../engine/config/gitlabVersions';
+import type { CompatibilityTarget } from '../engine/gitlab/compatibilityTarget';
+import { NEWEST_GITLAB_VERSION } from '../engine/gitlab/gitlabVersions';
 import { agentConfigSchemaFor } from '../engine/config/versionedSchema';
 import { environmentTemplateAjv, environmentTemplateSchema, TEMPLATE_VALIDATOR_KEY } from '../engine/template/diagnostics/templateSchema';
 

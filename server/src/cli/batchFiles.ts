@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { agentDirectoryOf, CONFIG_FILE_NAMES } from '../engine/files';
-import { NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ParsedAgentConfig } from '../engine/project';
+import { agentDirectoryOf, CONFIG_FILE_NAMES, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ParsedAgentConfig } from '../engine/api';
 
 /** How many files back a checked file's text and parsed config stay at hand (an agent's files are next to each other in a listing). */
 const KEPT_FOR = 16;
@@ -103,6 +102,6 @@ export class BatchFiles {
   }
 }
 
-export function utf8(bytes: Uint8Array): string {
+function utf8(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

@@ -11,7 +11,7 @@ import { describeOutcome, isFailure, type ClusterFailure, type ClusterOutcome } 
 import { openSession, type ClusterSession } from '../cluster/kube/session';
 import { CLI_ADVICE } from '../cluster/kube/advice';
 import { takeLock, type HeldLock, type LockSubject } from '../cluster/operationLock';
-import type { ProgressSink } from '../cluster/progress';
+import type { ProgressSink } from '../cluster/progressSteps';
 import type { ProgressStep } from '../cluster/progressSteps';
 import type { ParsedArgs } from './args';
 import { EXIT_INTERRUPTED, Interruption, type StepLedger } from './interrupt';

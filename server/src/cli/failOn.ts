@@ -5,7 +5,7 @@
  * fail (docs/gitlab-behaviour.md#job-kubeconfig). A pipeline that wants those stopped too says so.
  * Information and hints never fail a run; silenced problems neither, in any format.
  */
-import { shownDiagnostics, type EngineDiagnostic, type Severity } from '../engine/diagnostics';
+import { shownDiagnostics, type EngineDiagnostic, type Severity } from '../engine/api';
 import { UsageError } from './args';
 
 export const FAIL_ON_LEVELS = ['error', 'warning'] as const;

@@ -4,7 +4,7 @@
  * 130; a second SIGINT prints the same summary at once and exits. What was done comes from the
  * progress the operation reports, matched against the steps the command expected (its plan).
  */
-import type { ProgressSink } from '../cluster/progress';
+import type { ProgressSink } from '../cluster/progressSteps';
 import type { ProgressStep } from '../cluster/progressSteps';
 import type { CliIo } from './io';
 

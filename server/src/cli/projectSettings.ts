@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { GITLAB_VERSIONS, isGitlabVersion, NEWEST_GITLAB_VERSION } from '../engine/config/gitlabVersions';
-import { isSecurityLintCode, SECURITY_LINTS } from '../engine/config/securityLints';
-import { readProjectSettings, type ProjectSettings } from '../engine/project';
-import { projectPathOf } from '../workspace/projectOfFile';
+import { GITLAB_VERSIONS, isGitlabVersion, isSecurityLintCode, NEWEST_GITLAB_VERSION, readProjectSettings, SECURITY_LINTS, type ProjectSettings } from '../engine/api';
+import { projectPathOf } from '../repository/projectOfFile';
 import { UsageError, type ArgsSpec, type ParsedArgs } from './args';
 import { choiceOption } from './options';
 

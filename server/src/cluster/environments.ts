@@ -3,14 +3,14 @@
  * carries GitLab's environment annotation (docs/gitlab-behaviour.md#managed-object-labels-and-annotation, put there by apply), with the state of each
  * object it tracks (present or missing, kstatus).
  */
-import { isRecord } from '../engine/data';
+import { isRecord } from '../engine/api';
 import { withPreferredVersion } from './kube/discovery';
 import { DEFAULT_CONCURRENCY, mapBounded } from './kube/concurrency';
 import { isFailure, ok, type ClusterOutcome } from './kube/outcome';
 import type { ClusterSession } from './kube/session';
 import { readObject } from './kube/watch';
 import type { ParsedInventory } from './inventory/configMap';
-import type { InventoryRef } from './inventory/objMetadata';
+import type { InventoryRef } from './kube/objMetadata';
 import { listInventories } from './inventory/store';
 import type { OperationOptions } from './progress';
 import { readinessOf } from './readiness';

@@ -15,7 +15,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { OWNING_INVENTORY_ANNOTATION } from './inventory/configMap';
-import { encodeObjMetadata, type InventoryRef } from './inventory/objMetadata';
+import { encodeObjMetadata, type InventoryRef } from './kube/objMetadata';
 import { dnsLabelProblem, dnsSubdomainProblem, pathSegmentProblem, DNS1123_SUBDOMAIN_MAX_LENGTH } from './kube/names';
 import { splitApiVersion } from './kube/objectRef';
 

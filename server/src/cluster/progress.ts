@@ -1,14 +1,9 @@
 /**
  * How long-running cluster operations tell the outside world what they are doing. The LSP adapter
  * maps a sink to `$/progress`, the CLI to lines on stderr; the engine knows neither. Operations
- * report through reportStep (progressSteps.ts), which words every step the same way.
+ * report through reportStep to a ProgressSink (both in progressSteps.ts), which words every step the same way.
  */
-import type { ProgressStep } from './progressSteps';
-
-/** Receives progress messages; percentage in 0..100 when known; the step the message words, for sinks that keep count. */
-export interface ProgressSink {
-  report(message: string, percentage?: number, step?: ProgressStep): void;
-}
+import type { ProgressSink } from './progressSteps';
 
 /** Options every cluster operation takes. */
 export interface OperationOptions {

@@ -5,7 +5,11 @@
  * comes (cli/progressLedgers.ts), so the wording can change without breaking that bookkeeping.
  */
 import type { ObjectRef } from './kube/objectRef';
-import type { ProgressSink } from './progress';
+
+/** Receives progress messages; percentage in 0..100 when known; the step the message words, for sinks that keep count. */
+export interface ProgressSink {
+  report(message: string, percentage?: number, step?: ProgressStep): void;
+}
 
 /** An inventory ConfigMap, by where it lives. */
 interface InventoryPlace {

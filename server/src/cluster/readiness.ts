@@ -8,7 +8,7 @@
  * - Anything else (ServiceAccount, RoleBinding…) is current as soon as it exists.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { asRecord } from '../engine/data';
+import { asRecord } from '../engine/api';
 
 /** kstatus result for one object. */
 export type Readiness =

@@ -7,7 +7,7 @@
  * person confirms objects, their specs and their labels, not their status.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { confirmedContent } from './apply/normalize';
+import { confirmedContent } from './objects/normalize';
 import type { ParsedInventory } from './inventory/configMap';
 import { readLiveObjects, type LiveObjects } from './kube/liveObjects';
 import { refKey, type ObjectRef } from './kube/objectRef';

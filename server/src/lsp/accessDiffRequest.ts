@@ -1,7 +1,5 @@
 import { ResponseError, type Connection } from 'vscode-languageserver';
-import { accessDiff } from '../engine/diff';
-import { AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions } from '../engine/diff/agentFileVersions';
-import { changeLenses, diffMarkdown } from '../engine/diff/report';
+import { accessDiff, AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions, changeLenses, diffMarkdown } from '../engine/api';
 import { ACCESS_DIFF_REQUEST, type AccessDiffParams, type AccessDiffResult } from '../protocol';
 import { onCustomRequest } from './customRequests';
 import type { SettingsStore } from './settings';

@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { readCiAccess } from '../engine/access/model';
-import { parseYaml } from '../engine/yaml/yamlDocument';
-import { agentDirectoryOf, CONFIG_FILE_NAMES, DEFAULT_TEMPLATE_FILE_NAMES } from '../engine/files';
-import type { AgentSiblings, ParsedAgentConfig } from '../engine/project';
+import { agentDirectoryOf, CONFIG_FILE_NAMES, DEFAULT_TEMPLATE_FILE_NAMES, readAgentConfig, type AgentSiblings, type ParsedAgentConfig } from '../engine/api';
 import type { DocumentModels } from './documentModels';
 import { localFilePath } from './uriPaths';
 
@@ -12,7 +9,7 @@ import { localFilePath } from './uriPaths';
  * The editor's way of finding an agent file's sibling (config.yaml ↔ environment_templates/default.yaml):
  * the open document when there is one, so unsaved edits count, otherwise the file on disk. It also
  * says which open documents must be checked again when one changes. The checks themselves are the
- * engine's (engine/project).
+ * engine's (engine/api).
  */
 export class AgentSiblingFinder {
   /**
@@ -57,8 +54,7 @@ export class AgentSiblingFinder {
     if ('open' in sibling) return { parsed: this.models.get(sibling.open), ciAccess: this.models.ciAccess(sibling.open) };
     const cached = this.configsOnDisk.get(sibling.uri);
     if (cached?.text === sibling.text) return cached.config;
-    const parsed = parseYaml(sibling.text);
-    const config = { parsed, ciAccess: readCiAccess(parsed.value) };
+    const config = readAgentConfig(sibling.text);
     this.configsOnDisk.set(sibling.uri, { text: sibling.text, config });
     return config;
   }

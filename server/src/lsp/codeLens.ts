@@ -1,6 +1,6 @@
 import type { CodeLens, Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { nodeAtPath, nodeSpan } from '../engine/yaml/yamlDocument';
+import { nodeAtPath, nodeSpan } from '../engine/api/editor';
 import { SHOW_SIMULATION_COMMAND } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import { LastGood } from './lastGood';

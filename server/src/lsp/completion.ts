@@ -10,12 +10,10 @@ import {
   type TextDocuments,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { JobScenario } from '../engine/access/scenarios';
-import { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, indexIds, isIdValue, type CandidateKind, type CompletionCandidate, type ScenarioEnvironment, type ScenarioVariableName } from '../engine/completion';
-import { classifyPath } from '../engine/files';
+import { activeScenarios, classifyPath, type JobScenario } from '../engine/api';
+import { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, indexIds, isIdValue, type CandidateKind, type CompletionCandidate, type ScenarioEnvironment, type ScenarioVariableName } from '../engine/api/editor';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
-import { activeScenarios } from '../engine/project';
 import { documentPath } from './uriPaths';
 import type { WorkspaceIds } from './workspaceIds';
 

@@ -1,5 +1,5 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
-import type { EngineDiagnostic, Severity } from '../engine/diagnostics';
+import type { EngineDiagnostic, Severity } from '../engine/api';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {

@@ -1,9 +1,7 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { shownDiagnostics } from '../engine/diagnostics';
-import { classifyPath } from '../engine/files';
-import { sizeDiagnostic } from '../engine/config/semanticChecks';
-import { checkAgentFile } from '../engine/project';
+import { checkAgentFile, classifyPath, shownDiagnostics } from '../engine/api';
+import { sizeDiagnostic } from '../engine/api/editor';
 import { AgentSiblingFinder } from './agentSiblings';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';

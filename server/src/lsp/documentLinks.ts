@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection, DocumentLink } from 'vscode-languageserver';
 import { isSeq, type Node } from 'yaml';
-import { pairOfKey, valueOfKey } from '../engine/yaml/yamlDocument';
+import { pairOfKey, valueOfKey } from '../engine/api/editor';
 import type { DocumentModels } from './documentModels';
 import { localFilePath } from './uriPaths';
 

@@ -1,12 +1,8 @@
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Document } from 'yaml';
-import { readCiAccess, type CiAccessModel } from '../engine/access/model';
-import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
-import { parseYaml, type ParsedYaml } from '../engine/yaml/yamlDocument';
-import { classifyPath } from '../engine/files';
-import type { TextSource } from '../engine/text/splicedText';
-import type { ConfigModel } from '../engine/project';
+import { agentConfigOf, classifyPath, type CiAccessModel, type ConfigModel, type ParsedYaml } from '../engine/api';
+import { EditedAgentConfig, parseYaml, type TextSource } from '../engine/api/editor';
 import { EditedDocument } from './editedDocument';
 
 /** An open agent configuration with its parse and the YAML tree it has. */
@@ -24,7 +20,7 @@ export interface OpenAgentConfig {
  */
 export class DocumentModels {
   private readonly cache = new Map<string, { version: number; parsed: ParsedYaml; ciAccess?: CiAccessModel }>();
-  private readonly incremental = new Map<string, IncrementalAgentConfig>();
+  private readonly incremental = new Map<string, EditedAgentConfig>();
 
   constructor(private readonly documents: TextDocuments<TextDocument>) {}
 
@@ -54,14 +50,14 @@ export class DocumentModels {
     const parsed = this.get(document);
     const incremental = this.incrementalModel(document.uri);
     if (!incremental) throw new Error(`${document.uri} is not an agent configuration`);
-    return { parsed, ciAccess: this.ciAccess(document), ownDiagnostics: (options) => incremental.ownDiagnostics(options, owner) };
+    return incremental.model(parsed, this.ciAccess(document), owner);
   }
 
   /** `ci_access` of this version, read once and shared (simulation, hints, lenses). */
   ciAccess(document: TextDocument): CiAccessModel {
     const parsed = this.get(document);
     const entry = this.cache.get(document.uri)!;
-    entry.ciAccess ??= readCiAccess(parsed.value);
+    entry.ciAccess ??= agentConfigOf(parsed).ciAccess;
     return entry.ciAccess;
   }
 
@@ -70,9 +66,9 @@ export class DocumentModels {
     this.incremental.delete(uri);
   }
 
-  private incrementalModel(uri: string): IncrementalAgentConfig | null {
+  private incrementalModel(uri: string): EditedAgentConfig | null {
     let model = this.incremental.get(uri);
-    if (!model && classifyPath(new URL(uri).pathname).kind === 'agentConfig') this.incremental.set(uri, (model = new IncrementalAgentConfig()));
+    if (!model && classifyPath(new URL(uri).pathname).kind === 'agentConfig') this.incremental.set(uri, (model = new EditedAgentConfig()));
     return model ?? null;
   }
 }

@@ -1,6 +1,6 @@
 import type { TextDocumentContentChangeEvent, TextDocumentsConfiguration } from 'vscode-languageserver';
 import { TextDocument, type Position, type Range } from 'vscode-languageserver-textdocument';
-import { SplicedText, type TextSource } from '../engine/text/splicedText';
+import { SplicedText, type TextSource } from '../engine/api/editor';
 
 /**
  * Above this many changed characters since the last join, {@link EditedDocument.textSource} joins

@@ -1,7 +1,5 @@
 import { MarkupKind, type Connection, type Hover } from 'vscode-languageserver';
-import { pathAtOffset } from '../engine/yaml/pathAtOffset';
-import { describeKey, schemaAtPath } from '../engine/config/schemaLookup';
-import { agentConfigSchemaFor } from '../engine/config/versionedSchema';
+import { agentConfigSchemaFor, describeKey, pathAtOffset, schemaAtPath } from '../engine/api/editor';
 import type { AccessPreviewService } from './cluster/accessPreview';
 import type { DocumentModels } from './documentModels';
 import type { PipelineFeature } from './pipeline/pipelineFeature';

@@ -1,8 +1,6 @@
 import { InlayHintKind, type Connection, type InlayHint, type Range, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { namespaceSources } from '../engine/access/model';
-import { nodeAtPath, nodeSpan } from '../engine/yaml/yamlDocument';
-import { hasVariableReference } from '../engine/vars/expand';
+import { hasVariableReference, namespaceSources, nodeAtPath, nodeSpan } from '../engine/api/editor';
 import type { DocumentModels } from './documentModels';
 import { LastGood } from './lastGood';
 import type { SettingsStore } from './settings';

@@ -1,9 +1,6 @@
 import { SemanticTokensBuilder, type Connection, type Range, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
 import { isMap, isSeq, type Node } from 'yaml';
-import { scalarOffsetMapper } from '../engine/yaml/scalarSource';
-import { valueOfKey } from '../engine/yaml/yamlDocument';
-import { expressionSemanticSpans, namespaceSemanticSpans, SEMANTIC_TOKEN_TYPES, type SemanticSpan } from '../engine/expr/semanticTokens';
-import type { TextSource } from '../engine/text/splicedText';
+import { expressionSemanticSpans, namespaceSemanticSpans, scalarOffsetMapper, SEMANTIC_TOKEN_TYPES, valueOfKey, type SemanticSpan, type TextSource } from '../engine/api/editor';
 import type { DocumentModels, OpenAgentConfig } from './documentModels';
 
 /** The legend announced in the server's capabilities. */

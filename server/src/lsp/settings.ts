@@ -1,5 +1,5 @@
 import type { Connection } from 'vscode-languageserver';
-import { readProjectSettings } from '../engine/project';
+import { readProjectSettings } from '../engine/api';
 import { DEFAULT_SETTINGS, SETTINGS_SECTION, type ServerSettings } from '../protocol';
 
 /**

@@ -9,8 +9,7 @@ import {
   type SimulationAccessParams,
   type SimulationAccessResult,
 } from '../protocol';
-import type { JobIdentity } from '../engine/access/identity';
-import { activeScenarios } from '../engine/project';
+import { activeScenarios, type JobIdentity } from '../engine/api';
 import { previewKey, type AccessPreviewService } from './cluster/accessPreview';
 import { onCustomRequest } from './customRequests';
 import { accessKey } from './simulationTable';

@@ -1,5 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { simulateEntries, simulationTable, type ConfigSimulation } from '../engine/project';
+import { simulateEntries, simulationTable, type ConfigSimulation } from '../engine/api';
 import type { ServerSettings, SimulateResult } from '../protocol';
 import type { DocumentModels } from './documentModels';
 import { simulationContext } from './simulationContext';

@@ -1,9 +1,7 @@
-import type { RuleCheckContext } from '../engine/access/ruleDiagnostics';
-import { classifyPath } from '../engine/files';
-import { scenarioContext, UNNAMED_AGENT, type ProjectSettings } from '../engine/project';
+import { classifyPath, scenarioContext, UNNAMED_AGENT, type ProjectSettings, type RuleCheckContext } from '../engine/api';
 import type { ServerSettings } from '../protocol';
-import { configProjectPathFromGit, repositoryRootOf } from '../workspace/gitRemote';
-import { projectPathOf as projectOfFile } from '../workspace/projectOfFile';
+import { configProjectPathFromGit, repositoryRootOf } from '../repository/gitRemote';
+import { projectPathOf as projectOfFile } from '../repository/projectOfFile';
 import { documentPath, localFilePath } from './uriPaths';
 
 /**

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JobIdentity } from '../engine/access/identity';
-import type { ConfigSimulation, SimulationTable } from '../engine/project';
+import type { ConfigSimulation, JobIdentity, SimulationTable } from '../engine/api';
 import type { SimulationRow } from '../protocol';
 import { previewKey } from './cluster/accessPreview';
 

@@ -1,10 +1,4 @@
-import { evaluate, evaluateTree, formatExpressionTree, validateExpression, walkExpression, type ExprNode } from '../engine/expr';
-import type { JobIdentity } from '../engine/access/identity';
-import type { AccessRule } from '../engine/access/model';
-import { scenarioForEntry } from '../engine/access/scenarios';
-import { decidedBy, viaLabel } from '../engine/access/simulate';
-import { allVariableValues, scenarioVariables } from '../engine/vars/scenario';
-import type { ConfigSimulation, EntrySimulation } from '../engine/project';
+import { allVariableValues, decidedBy, evaluate, evaluateTree, formatExpressionTree, scenarioForEntry, scenarioVariables, validateExpression, viaLabel, walkExpression, type AccessRule, type ConfigSimulation, type EntrySimulation, type ExprNode, type JobIdentity } from '../engine/api';
 
 /** Which part of an entry a data path points at. */
 export type EntryTarget =

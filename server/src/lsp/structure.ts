@@ -1,7 +1,7 @@
 import { FoldingRangeKind, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange, type SelectionRange, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { outline, type OutlineNode } from '../engine/config/outline';
-import { classifyPath } from '../engine/files';
+import { classifyPath } from '../engine/api';
+import { outline, type OutlineNode } from '../engine/api/editor';
 import type { DocumentModels } from './documentModels';
 
 /** Outline (document symbols), folding ranges and selection ranges, all from the cached YAML tree. */

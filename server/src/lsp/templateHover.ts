@@ -1,12 +1,11 @@
 import { MarkupKind, type Hover, type Position, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { classifyPath } from '../engine/files';
-import { explainTemplateAt, type ProjectSettings } from '../engine/project';
+import { classifyPath, explainTemplateAt, type ProjectSettings } from '../engine/api';
 import type { AgentSiblingFinder } from './agentSiblings';
 import { documentPath } from './uriPaths';
 
 /**
- * The hover of an environment template: the engine's explanation (engine/project
+ * The hover of an environment template: the engine's explanation (engine/api
  * explainTemplateAt) of the action or object under the pointer, with the agent's config.yaml found
  * as the diagnostics find it (the open document, else the file on disk).
  */

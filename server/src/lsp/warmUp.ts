@@ -1,7 +1,5 @@
-import { readCiAccess } from '../engine/access/model';
-import { IncrementalAgentConfig } from '../engine/config/incremental/incrementalConfig';
-import { parseYaml } from '../engine/yaml/yamlDocument';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel } from '../engine/project';
+import { agentConfigOf, checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, readAgentConfig, wholeFileModel } from '../engine/api';
+import { EditedAgentConfig } from '../engine/api/editor';
 
 /**
  * A config like the ones users open: entries with an environment filter and rules (`variant` changes
@@ -50,18 +48,18 @@ const CHECK_STEPS = 24;
  */
 function warmUpSteps(): (() => void)[] {
   const path = '/warm-up/.gitlab/agents/warm-up/config.yaml';
-  const model = new IncrementalAgentConfig();
+  const model = new EditedAgentConfig();
   const owner = {};
   const check = (content: string) => {
     const parsed = model.update(content);
-    checkAgentFile({ path, content }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, { parsed, ciAccess: readCiAccess(parsed.value), ownDiagnostics: (options) => model.ownDiagnostics(options, owner) });
+    checkAgentFile({ path, content }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, model.model(parsed, agentConfigOf(parsed).ciAccess, owner));
   };
   const small = warmUpConfig(2, 0);
   return [
     () => checkAgentFile({ path, content: small }, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, wholeFileModel(small)),
     () => check(small),
     () => check(warmUpConfig(2, 1)),
-    ...Array.from({ length: READER_STEPS }, (_, i) => () => parseYaml(warmUpConfig(Math.min(40, 10 * (i + 1)), i))),
+    ...Array.from({ length: READER_STEPS }, (_, i) => () => readAgentConfig(warmUpConfig(Math.min(40, 10 * (i + 1)), i))),
     // Larger configs and edits of them, until the hot functions are optimized.
     ...Array.from({ length: CHECK_STEPS }, (_, i) => () => check(warmUpConfig(20, i))),
   ];

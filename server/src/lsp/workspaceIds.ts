@@ -2,10 +2,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { idsOfConfig, indexIds, type KnownIds } from '../engine/completion';
-import { MAX_CONFIG_BYTES } from '../engine/config/semanticChecks';
-import { parseYaml } from '../engine/yaml/yamlDocument';
-import { classifyPath } from '../engine/files';
+import { classifyPath, readAgentConfig } from '../engine/api';
+import { idsOfConfig, indexIds, MAX_CONFIG_BYTES, type KnownIds } from '../engine/api/editor';
 import type { DocumentModels } from './documentModels';
 import { documentPath, localFilePath } from './uriPaths';
 
@@ -89,7 +87,7 @@ export class WorkspaceIds {
             found.add(file);
             if (this.onDisk.get(file)?.mtimeMs === info.mtimeMs) continue;
             const text = await readFile(file, 'utf8').catch(() => null);
-            if (text !== null) this.onDisk.set(file, { mtimeMs: info.mtimeMs, ids: idsOfConfig(parseYaml(text).value) });
+            if (text !== null) this.onDisk.set(file, { mtimeMs: info.mtimeMs, ids: idsOfConfig(readAgentConfig(text).parsed.value) });
           }
         }
       }

@@ -11,9 +11,9 @@ import { describe, test } from 'node:test';
 import { CROSS_TOP_LEVEL_IGNORED_CODE, CROSS_TOP_LEVEL_SETTING_CODE } from '../../../server/src/engine/access/crossTopLevel';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { simulateAccess } from '../../../server/src/engine/access/simulate';
-import { VERSIONED_BEHAVIOURS } from '../../../server/src/engine/config/gitlabVersions';
+import { VERSIONED_BEHAVIOURS } from '../../../server/src/engine/gitlab/gitlabVersions';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/api';
 
 const PATH = '/repo/.gitlab/agents/prod/config.yaml';
 const CONFIG = [

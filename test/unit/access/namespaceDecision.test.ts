@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decideAsGitLab, type AuthorizationOptions } from '../../../server/src/engine/access/authorize';
-import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
+import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION } from '../../../server/src/engine/gitlab/gitlabVersions';
 import { readCiAccess, singleEntryModel } from '../../../server/src/engine/access/model';
 import { presetScenarios, scenarioForEntry, type JobScenario } from '../../../server/src/engine/access/scenarios';
 import { namespaceDecision, simulateAccess, type SimulationOptions } from '../../../server/src/engine/access/simulate';

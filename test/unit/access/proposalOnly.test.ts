@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { PROPOSAL_ONLY_CODE } from '../../../server/src/engine/access/proposalOnly';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, type ProjectSettings } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, type ProjectSettings } from '../../../server/src/engine/api';
 import { rangeOf } from '../../support/ranges';
 
 const PATH = '.gitlab/agents/prod/config.yaml';

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import type { JobScenario } from '../../../server/src/engine/access/scenarios';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
-import { DEFAULT_PROJECT_SETTINGS, readProjectSettings, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS, readProjectSettings, scenarioContext, simulateEntries } from '../../../server/src/engine/api';
 import { refIsProtected, scenarioVariables } from '../../../server/src/engine/vars/scenario';
 
 const CONFIG = 'ci_access:\n  projects:\n    - id: acme/app\n      protected_branches_only: true\n';

@@ -7,7 +7,7 @@ import { keyCandidates } from '../../../server/src/engine/completion/schemaCompl
 import { accept, completeConfig, completeTemplate, sortedLabels } from './caret';
 
 // docs/gitlab-behaviour.md#agent-configuration-file
-describe('keys and targets (README "Compatibility target")', () => {
+describe('keys and targets (docs/user-guide/gitlab-versions-and-lints.md, "Compatibility target")', () => {
   test('target gitlab does not offer the rules proposal; target proposal does', () => {
     const source = 'ci_access:\n  projects:\n    - id: a\n      ‸';
     assert.ok(!sortedLabels(completeConfig(source, { target: 'gitlab' }).candidates).includes('rules'));

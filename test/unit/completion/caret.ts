@@ -1,7 +1,7 @@
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { completeAgentConfig, completeEnvironmentTemplate, indexIds, type CompletionCandidate, type KnownIds, type ScenarioEnvironment, type ScenarioVariableName } from '../../../server/src/engine/completion';
 import { snippetPreview } from '../../../server/src/engine/completion/snippets';
-import type { CompatibilityTarget } from '../../../server/src/engine/config/compatibilityTarget';
+import type { CompatibilityTarget } from '../../../server/src/engine/gitlab/compatibilityTarget';
 
 /** Marks the cursor in test documents (`|` would clash with `||` and template pipes). */
 export const CARET = '‸';

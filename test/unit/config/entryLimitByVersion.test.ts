@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { simulateAccess } from '../../../server/src/engine/access/simulate';
-import { authorizedEntityLimit, VERSIONED_BEHAVIOURS } from '../../../server/src/engine/config/gitlabVersions';
+import { authorizedEntityLimit, VERSIONED_BEHAVIOURS } from '../../../server/src/engine/gitlab/gitlabVersions';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
 import { agentConfigSchemaFor } from '../../../server/src/engine/config/versionedSchema';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, simulateEntries } from '../../../server/src/engine/api';
 
 const AGENT = { configProjectPath: 'acme/infra', name: 'prod' };
 const PATH = '/repo/.gitlab/agents/prod/config.yaml';

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
-import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/config/gitlabVersions';
+import { NEWEST_GITLAB_VERSION } from '../../../server/src/engine/gitlab/gitlabVersions';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, siblingsFrom, simulateEntries } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, scenarioContext, siblingsFrom, simulateEntries } from '../../../server/src/engine/api';
 
 // The security lints judge access, not GitLab's reading: left out here (docs/gitlab-behaviour.md#security-lints has its own tests).
 const codes = (ds: EngineDiagnostic[]) => ds.filter((d) => d.severity !== 'information' && !d.code.startsWith('security.')).map((d) => `${d.severity} ${d.code}`);

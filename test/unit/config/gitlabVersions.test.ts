@@ -7,13 +7,13 @@ import { describe, test } from 'node:test';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { simulateAccess } from '../../../server/src/engine/access/simulate';
 import { completeAgentConfig } from '../../../server/src/engine/completion';
-import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, VERSIONED_KEYS } from '../../../server/src/engine/config/gitlabVersions';
+import { GITLAB_VERSIONS, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, VERSIONED_KEYS } from '../../../server/src/engine/gitlab/gitlabVersions';
 import { schemaAtPath } from '../../../server/src/engine/config/schemaLookup';
 import { agentConfigSchemaFor } from '../../../server/src/engine/config/versionedSchema';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import type { EngineDiagnostic } from '../../../server/src/engine/diagnostics';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, readProjectSettings } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, readProjectSettings } from '../../../server/src/engine/api';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol';
 
 // The security lints have their own tests (securityLints.test.ts).

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';
-import { compareVersions } from '../../../server/src/engine/config/gitlabVersions';
+import { compareVersions } from '../../../server/src/engine/gitlab/gitlabVersions';
 import { IncrementalAgentConfig } from '../../../server/src/engine/config/incremental/incrementalConfig';
 import { validateAgentConfig, type ValidateOptions } from '../../../server/src/engine/config/validateAgentConfig';
 import { generateVariedAgentConfig, seededRandom } from '../../support/generateConfig';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { SECURITY_LINTS } from '../../../server/src/engine/config/securityLints';
 import { validateAgentConfig } from '../../../server/src/engine/config/validateAgentConfig';
-import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, readProjectSettings } from '../../../server/src/engine/project';
+import { checkAgentFile, DEFAULT_PROJECT_SETTINGS, NO_SIBLINGS, readProjectSettings } from '../../../server/src/engine/api';
 import { agentcfg } from '../../support/cli';
 
 const lints = (text: string, options: { gitlabVersion?: string; disabled?: string[] } = {}) =>

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { accessDiff, type AccessChange, type AccessDiffVersion } from '../../../server/src/engine/diff';
-import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../server/src/engine/api';
 
 const settings: ProjectSettings = { ...DEFAULT_PROJECT_SETTINGS, configProjectPath: 'acme/infra/agents' };
 const PROD = 'default branch → production';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { accessDiff, type AccessChange } from '../../../server/src/engine/diff';
 import { changeLenses, diffMarkdown, diffText, MAX_MARKDOWN_ROWS } from '../../../server/src/engine/diff/report';
-import { DEFAULT_PROJECT_SETTINGS } from '../../../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS } from '../../../server/src/engine/api';
 
 const settings = { ...DEFAULT_PROJECT_SETTINGS, configProjectPath: 'acme/infra/agents' };
 const files = (agent: string) => ({ config: `.gitlab/agents/${agent}/config.yaml`, template: `.gitlab/agents/${agent}/environment_templates/default.yaml`, pipeline: '.gitlab-ci.yml' });

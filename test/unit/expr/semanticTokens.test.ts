@@ -1,7 +1,7 @@
 /** Semantic spans of rules:if expressions and namespaces, from GitLab's lexer (docs/gitlab-behaviour.md#expression-lexer) and ExpandVariables (docs/gitlab-behaviour.md#variable-expansion). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expressionSemanticSpans, namespaceSemanticSpans } from '../../../server/src/engine/expr/semanticTokens';
+import { expressionSemanticSpans, namespaceSemanticSpans } from '../../../server/src/engine/highlighting/semanticTokens';
 
 const spans = (text: string, of = expressionSemanticSpans) => of(text).map((s) => `${s.type}:${text.slice(s.start, s.start + s.length)}`);
 

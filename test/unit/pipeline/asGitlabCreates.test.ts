@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import { readCiAccess } from '../../../server/src/engine/access/model';
 import { usedContextText, type JobAccess, type MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
-import { agentAsGitlabReads, agentReadingNote, DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/project';
+import { agentAsGitlabReads, agentReadingNote, DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess } from '../../../server/src/engine/api';
 import { wildcardRegExp } from '../../../server/src/engine/pipeline/includes';
 import { agentcfg } from '../../support/cli';
 import { FIXTURES, fixtureReader } from './pipelineFixtures';

@@ -15,7 +15,7 @@ import { readCiAccess } from '../../../server/src/engine/access/model';
 import { parseYaml } from '../../../server/src/engine/yaml/yamlDocument';
 import type { MappedAgent } from '../../../server/src/engine/pipeline/accessMap';
 import { readTree } from '../../../server/src/engine/pipeline/tree';
-import { DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess, type PipelineAccessInput } from '../../../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS, pipelineAccess, type PipelineAccess, type PipelineAccessInput } from '../../../server/src/engine/api';
 import { FIXTURES, fixtureReader } from './pipelineFixtures';
 import { benchPipeline, edit, random } from './randomEdits';
 

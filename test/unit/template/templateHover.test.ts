@@ -1,5 +1,5 @@
 // The template hover (issue 15, "Explain everything"), through the engine's front door
-// (engine/project explainTemplateAt): an action's printed value and an object's rendering per
+// (engine/api explainTemplateAt): an action's printed value and an object's rendering per
 // active scenario, rendered as GitLab renders the template — Go text/template over the data Rails
 // sends (docs/gitlab-behaviour.md#template-variables-and-functions,
 // https://docs.gitlab.com/user/clusters/agent/managed_kubernetes_resources/ ), only for jobs with an
@@ -7,7 +7,7 @@
 // (docs/gitlab-behaviour.md#environment-template-file).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_PROJECT_SETTINGS, explainTemplateAt, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ProjectSettings } from '../../../server/src/engine/project';
+import { DEFAULT_PROJECT_SETTINGS, explainTemplateAt, NO_SIBLINGS, siblingsFrom, type AgentSiblings, type ProjectSettings } from '../../../server/src/engine/api';
 import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../../server/src/engine/template/defaultTemplate';
 
 const managedConfig = (...ids: string[]) =>

@@ -7,10 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { previewAccess, reviewSubject, templateKinds, type AccessPreview, type AgentServiceAccount, type KnownIds } from '../../cluster/rbac';
-import { readCiAccess } from '../../engine/access/model';
-import { parseYaml } from '../../engine/yaml/yamlDocument';
-import { classifyPath } from '../../engine/files';
-import { scenarioContext, simulateAccess } from '../../engine/project';
+import { classifyPath, readAgentConfig, scenarioContext, simulateAccess } from '../../engine/api';
 import { parseArgs, UsageError } from '../args';
 import { CLUSTER_VALUES, outputFormat, withClusterSession } from '../clusterOptions';
 import type { CliCommand } from '../io';
@@ -58,7 +55,7 @@ export const canICommand: CliCommand = {
     const kind = classifyPath(file);
     const agentName = args.values.agent ?? (kind.kind === 'agentConfig' ? kind.agentName : path.basename(path.dirname(file)));
     const context = scenarioContext(settings, agentName);
-    const outcome = simulateAccess(readCiAccess(parseYaml(text).value), context.agent, scenario, context.options);
+    const outcome = simulateAccess(readAgentConfig(text).ciAccess, context.agent, scenario, context.options);
     if (!outcome.authorized || !outcome.identity) {
       const why = `the job gets no access through agent ${agentName}: ${outcome.denial ?? 'not authorized'}`;
       if (format === 'json') io.out(JSON.stringify({ ok: false, authorized: false, denial: outcome.denial }) + '\n');

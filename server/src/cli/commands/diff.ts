@@ -1,17 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { accessDiff, type AccessDiffVersion } from '../../engine/diff';
-import { classifyPath } from '../../engine/files';
-import { AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions, isReadAgentFile } from '../../engine/diff/agentFileVersions';
-import { UNNAMED_AGENT, type ProjectSettings } from '../../engine/project';
+import { accessDiff, AGENT_CONFIG_FILE, AGENT_TEMPLATE_FILE, agentFileVersions, changeJson, classifyPath, diffMarkdown, diffText, isReadAgentFile, UNNAMED_AGENT, type AccessDiffVersion, type AgentFilePaths, type AgentFiles, type ProjectSettings } from '../../engine/api';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
 import { DIFF_SUMMARY } from './diffSummary';
 import { checkName, choiceOption } from '../options';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
 import { workingOn } from '../run';
-import { changeJson, diffMarkdown, diffText, type AgentFilePaths, type AgentFiles } from '../../engine/diff/report';
 
 const USAGE = `agentcfg diff --base <git revision> [paths...] [--format text|json|markdown] [--project <full/path>]...
        [--pipeline <.gitlab-ci.yml> [--pipeline-project <full/path>]] ${PROJECT_SETTING_USAGE}

@@ -5,9 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
-import { classifyPath } from '../../engine/files';
-import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
-import type { EngineDiagnostic } from '../../engine/diagnostics';
+import { classifyPath, ENVIRONMENT_TIERS, type EngineDiagnostic, type EnvironmentTier } from '../../engine/api';
 import { UsageError, type ParsedArgs } from '../args';
 import type { CliIo } from '../io';
 import { checkName, choiceOption, environmentNameProblem, integerOption, nameOption } from '../options';

@@ -1,9 +1,6 @@
-import { evaluate, type EvaluateOptions, type EvaluationResult, type ExprError, type ExprValue } from '../../engine/expr/index';
-import type { InputValue } from '../../engine/expr/values';
+import { evaluate, expressionDialect, GITLAB_VERSIONS, isGitlabVersion, isRecord, NEWEST_GITLAB_VERSION, type EvaluateOptions, type EvaluationResult, type ExprError, type ExprValue, type InputValue } from '../../engine/api';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand, CliIo } from '../io';
-import { isRecord } from '../../engine/data';
-import { expressionDialect, GITLAB_VERSIONS, isGitlabVersion, NEWEST_GITLAB_VERSION } from '../../engine/config/gitlabVersions';
 
 const USAGE =
   'agentcfg expr <expression> [--var KEY=VALUE]... [--input NAME=VALUE]... [--json] [--gitlab-version <16.0…19.5>] [--unary-not]\n' +

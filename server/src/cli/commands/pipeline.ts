@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JobScenario } from '../../engine/access/scenarios';
-import { classifyPath } from '../../engine/files';
-import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type MappedAgent } from '../../engine/pipeline/accessMap';
-import { agentAsGitlabReads, pipelineAccess, type ProjectSettings } from '../../engine/project';
-import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
-import { repositoryFiles } from '../../workspace/repositoryFiles';
-import { configProjectPathFromGit, repositoryRootOf } from '../../workspace/gitRemote';
+import { agentAsGitlabReads, classifyPath, pipelineAccess, TRIGGER_JOB_ACCESS, usedContextText, type JobAccess, type JobScenario, type MappedAgent, type ProjectSettings } from '../../engine/api';
+import { agentDirectoriesUnder } from '../../repository/agentConfigs';
+import { repositoryFiles } from '../../repository/repositoryFiles';
+import { configProjectPathFromGit, repositoryRootOf } from '../../repository/gitRemote';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
 import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs } from '../projectSettings';

@@ -1,12 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readCiAccess } from '../../engine/access/model';
-import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../../engine/access/simulate';
-import { parseYaml } from '../../engine/yaml/yamlDocument';
-import { classifyPath } from '../../engine/files';
-import { scenarioContext, simulateEntries, simulationTable, type SimulationTable } from '../../engine/project';
-import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
-import type { Scenario } from '../../engine/vars/scenario';
+import { classifyPath, ENVIRONMENT_TIERS, readAgentConfig, scenarioContext, simulateAccess, simulateEntries, simulationTable, viaLabel, type AccessOutcome, type EnvironmentTier, type Scenario, type SimulationOptions, type SimulationTable } from '../../engine/api';
 import { parseArgs, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../io';
 import { checkName, choiceOption, environmentNameProblem, integerOption } from '../options';
@@ -42,7 +36,7 @@ const MERGE_REQUEST_FLAGS = ['protect-merge-request-pipelines', 'merge-request-t
 /**
  * `agentcfg simulate`: which access CI jobs get from the agent of a config file — authorized?,
  * via which entry and rule, in which namespace, as which identity. Without `--project` or
- * `--scenarios` it prints the editor's table (engine/project `simulationTable`), same settings, same rows.
+ * `--scenarios` it prints the editor's table (engine/api `simulationTable`), same settings, same rows.
  */
 export const simulateCommand: CliCommand = {
   name: 'simulate',
@@ -66,8 +60,7 @@ export const simulateCommand: CliCommand = {
     const kind = classifyPath(file);
     const agentName = args.values.agent ?? (kind.kind === 'agentConfig' ? kind.agentName : path.basename(path.dirname(file)));
     const context = scenarioContext(settings, agentName);
-    const parsed = await workingOn(args.positional[0], async () => parseYaml(text));
-    const ciAccess = readCiAccess(parsed.value);
+    const { parsed, ciAccess } = await workingOn(args.positional[0], async () => readAgentConfig(text));
 
     if (mode === 'table') {
       const table = await workingOn(args.positional[0], async () => simulationTable({ parsed, ciAccess }, simulateEntries(ciAccess, context)));

@@ -1,4 +1,4 @@
-import { viaLabel, type AccessOutcome } from '../../engine/access/simulate';
+import { viaLabel, type AccessOutcome } from '../../engine/api';
 import { UsageError } from '../args';
 
 /** What a pipeline relies on for one job: checked by `agentcfg simulate --expect` or a scenario's `expect`. */

@@ -1,4 +1,4 @@
-import { environmentSlug, projectPathSlug, slugifyRef } from '../../engine/vars/index';
+import { environmentSlug, projectPathSlug, slugifyRef } from '../../engine/api';
 import { parseArgs, UsageError } from '../args';
 import type { CliCommand } from '../io';
 

@@ -1,10 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { EngineDiagnostic } from '../../engine/diagnostics';
-import { classifyPath } from '../../engine/files';
-import { checkAgentFile, wholeFileModel, type ProjectSettings } from '../../engine/project';
-import { decodeUtf8 } from '../../engine/text/utf8';
-import { BatchFiles, utf8, type ListedFiles } from '../batchFiles';
+import { checkAgentFile, classifyPath, decodeAgentFile, wholeFileModel, type EngineDiagnostic, type ProjectSettings } from '../../engine/api';
+import { BatchFiles, type ListedFiles } from '../batchFiles';
 import { FAIL_ON_USAGE, failOnFromArg, failsRun } from '../failOn';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
@@ -17,7 +14,7 @@ const USAGE = `agentcfg validate <paths...> [--format ${REPORT_FORMATS.join('|')
 
 /**
  * `agentcfg validate`: the editor's checks from the command line, through the same engine call
- * (engine/project `checkAgentFile`) with the same settings. Exit 1 when any error is found (with
+ * (engine/api `checkAgentFile`) with the same settings. Exit 1 when any error is found (with
  * `--fail-on warning`, any warning too), 0 otherwise.
  */
 export const validateCommand: CliCommand = {
@@ -63,12 +60,13 @@ async function validateFiles(files: readonly string[], listed: ListedFiles, sett
 function checkFile(file: string, absolute: string, index: number, batch: BatchFiles, settings: ProjectSettings): FileReport {
   const read = batch.take(absolute);
   if ('error' in read) return { file, diagnostics: [fileError(`cannot read the file: ${read.error}`)] };
-  const text = utf8(read.bytes);
-  // A config's model is parsed here rather than inside checkAgentFile, so that its template, checked next, reuses it.
-  const model = classifyPath(absolute).kind === 'environmentTemplate' ? undefined : wholeFileModel(decodeUtf8(read.bytes).text);
-  const diagnostics = checkAgentFile({ path: absolute, content: read.bytes }, settings, batch.siblingsOf(absolute), model);
-  batch.checked(absolute, index, text, model ?? null);
-  return { file, text, diagnostics };
+  // Decoded once, for the checks and the report; a config's model is parsed here rather than
+  // inside checkAgentFile, so that its template, checked next, reuses it.
+  const decoded = decodeAgentFile(read.bytes);
+  const model = classifyPath(absolute).kind === 'environmentTemplate' ? undefined : wholeFileModel(decoded.text);
+  const diagnostics = checkAgentFile({ path: absolute, content: decoded }, settings, batch.siblingsOf(absolute), model);
+  batch.checked(absolute, index, decoded.text, model ?? null);
+  return { file, text: decoded.text, diagnostics };
 }
 
 /**

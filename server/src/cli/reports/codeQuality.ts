@@ -3,7 +3,7 @@
  * a JSON array of issues, shown in merge requests when a job declares it as
  * `artifacts:reports:codequality`. GitLab reads only the fields written here.
  */
-import type { Severity } from '../../engine/diagnostics';
+import type { Severity } from '../../engine/api';
 import { portablePath, type FileReport } from './fileReport';
 import { fingerprints } from './fingerprint';
 

@@ -1,4 +1,4 @@
-import type { EngineDiagnostic } from '../../engine/diagnostics';
+import type { EngineDiagnostic } from '../../engine/api';
 
 /** What `agentcfg validate` found in one file, as every report format receives it. */
 export interface FileReport {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EngineDiagnostic } from '../../engine/diagnostics';
+import type { EngineDiagnostic } from '../../engine/api';
 import { portablePath, type FileReport } from './fileReport';
 
 /**

@@ -3,7 +3,7 @@
  * `text` and `json` for people and scripts; `sarif` for code scanning dashboards; `codequality`
  * for GitLab merge requests.
  */
-import { shownDiagnostics } from '../../engine/diagnostics';
+import { shownDiagnostics } from '../../engine/api';
 import { renderCodeQuality } from './codeQuality';
 import type { FileReport, ReportContext } from './fileReport';
 import { renderJson } from './json';

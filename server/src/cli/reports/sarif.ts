@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Severity } from '../../engine/diagnostics';
+import type { Severity } from '../../engine/api';
 import { portablePath, type FileReport, type ReportContext } from './fileReport';
 import { fingerprints } from './fingerprint';
 

@@ -4,13 +4,11 @@
  * annotated as GitLab does (docs/gitlab-behaviour.md#managed-object-labels-and-annotation) and marked with its owning inventory (docs/gitlab-behaviour.md#inventories). Pure.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { isRecord } from '../../engine/data';
-import { dns1123LabelProblems } from '../../engine/vars/namespace';
-import type { EnvironmentTemplateData } from '../../engine/template/templateVariables';
+import { dns1123LabelProblems, isRecord, type EnvironmentTemplateData } from '../../engine/api';
 import { OWNING_INVENTORY_ANNOTATION } from '../inventory/configMap';
 import { formatRef, refFromManifest, refKey, type ObjectRef } from '../kube/objectRef';
 import { gitlabAnnotations, gitlabLabels } from './gitlabMetadata';
-import { supportedKind, supportedKindsText, TIERS, type Tier } from './supportedKinds';
+import { supportedKind, supportedKindsText, TIERS, type Tier } from '../objects/supportedKinds';
 
 /** An object ready to apply. */
 export interface DesiredObject {

@@ -4,11 +4,7 @@
  * (docs/gitlab-behaviour.md#template-variables-and-functions); then the objects to apply and the environment's inventory. planApply/executeApply do
  * the third step, ensuring them on the cluster.
  */
-import type { EngineDiagnostic } from '../../engine/diagnostics';
-import { DEFAULT_ENVIRONMENT_TEMPLATE } from '../../engine/template/defaultTemplate';
-import { renderEnvironmentTemplate, type RenderedEnvironmentTemplate } from '../../engine/template/renderTemplate';
-import { buildTemplateData, type EnvironmentTemplateData, type TemplateIds } from '../../engine/template/templateVariables';
-import type { Scenario } from '../../engine/vars/scenario';
+import { buildTemplateData, DEFAULT_ENVIRONMENT_TEMPLATE, renderEnvironmentTemplate, type EngineDiagnostic, type EnvironmentTemplateData, type RenderedEnvironmentTemplate, type Scenario, type TemplateIds } from '../../engine/api';
 import type { Inventory } from '../inventory/configMap';
 import { desiredObjects, type DesiredObject, type ObjectProblem } from './desiredObjects';
 import { DEFAULT_AGENT_NAMESPACE, DELETE_RESOURCES_ANNOTATION, environmentInventoryName, gitlabAnnotations, gitlabLabels } from './gitlabMetadata';

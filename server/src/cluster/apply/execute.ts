@@ -18,7 +18,7 @@ import type { RequestCounts } from '../kube/requests';
 import type { ClusterSession } from '../kube/session';
 import { formatDuration, waitForObject } from '../kube/watch';
 import { uniqueRefs } from '../inventory/configMap';
-import type { InventoryRef } from '../inventory/objMetadata';
+import type { InventoryRef } from '../kube/objMetadata';
 import { readInventory, writeInventory } from '../inventory/store';
 import type { LiveObjects } from '../kube/liveObjects';
 import { CREATE_ONLY, expectedVersion, isStaleWrite, withExpectedVersion } from '../kube/preconditions';
@@ -28,7 +28,7 @@ import { objectName, reportStep } from '../progressSteps';
 import { cascadeRefusal, executePrune, namespaceContents } from '../prune/index';
 import { readinessOf } from '../readiness';
 import { conflictsOf, isNoop, sameRefs, type ApplyAction, type ApplyPlan, type PlannedObject } from './plan';
-import { TIERS } from './supportedKinds';
+import { TIERS } from '../objects/supportedKinds';
 
 /** Options of {@link executeApply}. */
 export interface ExecuteApplyOptions extends LockOptions {

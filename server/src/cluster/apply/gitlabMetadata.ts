@@ -2,7 +2,7 @@
  * GitLab's labels and annotation on every managed object (docs/gitlab-behaviour.md#managed-object-labels-and-annotation), so what we create looks like
  * what the agent creates, plus the names of the environment's inventory.
  */
-import type { EnvironmentTemplateData } from '../../engine/template/templateVariables';
+import type { EnvironmentTemplateData } from '../../engine/api';
 
 /** The identity suffix `<env_slug>-<project_id>-<agent_id>` (docs/gitlab-behaviour.md#managed-object-labels-and-annotation). */
 export function environmentKey(data: EnvironmentTemplateData): string {

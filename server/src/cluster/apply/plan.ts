@@ -13,7 +13,7 @@ import type { ClusterSession } from '../kube/session';
 import { liveRead, readLiveObjects, type LiveObjects } from '../kube/liveObjects';
 import { mayApply, owningInventory, type NamespaceProtection } from '../guards';
 import { readInventory } from '../inventory/store';
-import type { InventoryRef } from '../inventory/objMetadata';
+import type { InventoryRef } from '../kube/objMetadata';
 import { isGlobalFailure, namespaceContents, namespacesHoldingInventories, planPrune, type NamespaceContents, type PlannedDeletion, type SkippedEntry } from '../prune/index';
 import { readinessOf } from '../readiness';
 import type { ParsedInventory } from '../inventory/configMap';
@@ -22,8 +22,8 @@ import type { InventoryVersion } from '../sincePlan';
 import { reportStep } from '../progressSteps';
 import type { PreparedEnvironment } from './environment';
 import { unifiedDiff } from './diff';
-import { comparableYaml } from './normalize';
-import type { Tier } from './supportedKinds';
+import { comparableYaml } from '../objects/normalize';
+import type { Tier } from '../objects/supportedKinds';
 
 /** What applying will do to one object. */
 export type ApplyAction = 'create' | 'update' | 'unchanged';

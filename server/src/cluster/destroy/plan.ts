@@ -8,7 +8,7 @@ import { workspaceOfInventory } from '../workspace/names';
 import { formatRef } from '../kube/objectRef';
 import { isFailure, ok, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
-import type { InventoryRef } from '../inventory/objMetadata';
+import type { InventoryRef } from '../kube/objMetadata';
 import { inventoryRef, readInventory } from '../inventory/store';
 import { planPrune, type NamespaceContents, type PlannedDeletion, type SkippedEntry } from '../prune/index';
 import type { OperationOptions } from '../progress';

@@ -4,7 +4,7 @@
  * metadata.generation`) and `status.lastAppliedRevision` matching (docs/gitlab-behaviour.md#flux-revision-formats); Stalled=True, or
  * Ready=False for the revision waited for, is a failure with the controller's reason and message.
  */
-import { asRecord } from '../../engine/data';
+import { asRecord } from '../../engine/api';
 import { revisionMatches, type WantedRevision } from './revision';
 
 export type SyncVerdict =

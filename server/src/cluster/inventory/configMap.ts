@@ -6,7 +6,7 @@
  */
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { refKey } from '../kube/objectRef';
-import { encodeObjMetadata, parseObjMetadata, type InventoryRef } from './objMetadata';
+import { encodeObjMetadata, parseObjMetadata, type InventoryRef } from '../kube/objMetadata';
 
 /** Label that makes a ConfigMap an inventory (non-empty value = the inventory id). */
 export const INVENTORY_ID_LABEL = 'cli-utils.sigs.k8s.io/inventory-id';

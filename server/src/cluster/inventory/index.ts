@@ -1,5 +1,5 @@
 /** cli-utils inventories (docs/gitlab-behaviour.md#inventories): key format, ConfigMap shape, reading and writing them. */
-export { encodeObjMetadata, parseObjMetadata, type InventoryRef, type ParsedObjMetadata } from './objMetadata';
+export { encodeObjMetadata, parseObjMetadata, type InventoryRef, type ParsedObjMetadata } from '../kube/objMetadata';
 export {
   INVENTORY_ID_LABEL,
   OWNING_INVENTORY_ANNOTATION,

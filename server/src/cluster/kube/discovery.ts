@@ -3,7 +3,7 @@
  * the group's preferred version, from one discovery request per session.
  */
 import { ApisApi } from '@kubernetes/client-node';
-import type { InventoryRef } from '../inventory/objMetadata';
+import type { InventoryRef } from './objMetadata';
 import type { ObjectRef } from './objectRef';
 import { ok, outcomeFromError, type ClusterOutcome } from './outcome';
 import type { ClusterSession } from './session';

@@ -8,10 +8,10 @@
  * owning annotation.
  */
 import { PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
-import { TIERS } from '../apply/supportedKinds';
+import { TIERS } from '../objects/supportedKinds';
 import { owningInventory } from '../guards';
 import { OWNING_INVENTORY_ANNOTATION } from '../inventory/configMap';
-import type { InventoryRef } from '../inventory/objMetadata';
+import type { InventoryRef } from '../kube/objMetadata';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { withPreferredVersion } from '../kube/discovery';
 import { readLiveObjects, type LiveObjects } from '../kube/liveObjects';
@@ -19,8 +19,7 @@ import { formatRef, headerOf, refKey, type ObjectRef } from '../kube/objectRef';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
 import { readObject, waitUntilGone } from '../kube/watch';
-import type { ProgressSink } from '../progress';
-import { reportStep } from '../progressSteps';
+import { reportStep, type ProgressSink } from '../progressSteps';
 import { changedSincePlan, contentsDrift, freshCopy, readAgain } from '../sincePlan';
 import { namespaceContents, takesOthers, type NamespaceContents } from './namespaceContents';
 import type { PlannedDeletion, PrunePlan } from './plan';

@@ -13,10 +13,10 @@
  *    deletes only when that is confirmed.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { comparableYaml } from '../apply/normalize';
-import { supportedKind, tierOf, type Tier } from '../apply/supportedKinds';
+import { comparableYaml } from '../objects/normalize';
+import { supportedKind, tierOf, type Tier } from '../objects/supportedKinds';
 import { entryProblem, identityMismatch, mayDelete, owningInventory, type NamespaceProtection } from '../guards';
-import { encodeObjMetadata, type InventoryRef } from '../inventory/objMetadata';
+import { encodeObjMetadata, type InventoryRef } from '../kube/objMetadata';
 import { listInventories } from '../inventory/store';
 import { DEFAULT_CONCURRENCY, mapBounded } from '../kube/concurrency';
 import { withPreferredVersion } from '../kube/discovery';

@@ -57,3 +57,16 @@ export function apiGroupOf(apiVersion: string): string {
 export function resourceKey(resource: Pick<ReviewedResource, 'group' | 'resource' | 'subresource'>): string {
   return `${resource.group}/${resource.resource}${resource.subresource ? `/${resource.subresource}` : ''}`;
 }
+
+/** The cluster's answer to one question. */
+export interface AccessCheck {
+  readonly verb: ReviewVerb;
+  readonly resource: ReviewedResource;
+  /** Namespace asked about; null for cluster-scoped resources or when the job has no namespace (all namespaces). */
+  readonly namespace: string | null;
+  readonly allowed: boolean;
+  /** The authorizer's reason (e.g. `RBAC: allowed by RoleBinding "deploy/payments"`), when it gave one. */
+  readonly reason?: string;
+  /** An error the authorizer met while evaluating (the answer may then be incomplete). */
+  readonly evaluationError?: string;
+}

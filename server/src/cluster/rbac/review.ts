@@ -9,22 +9,9 @@ import { AuthorizationV1Api, type V1SubjectAccessReview } from '@kubernetes/clie
 import { mapBounded, DEFAULT_CONCURRENCY } from '../kube/concurrency';
 import { isFailure, ok, outcomeFromError, type ClusterFailure, type ClusterOutcome } from '../kube/outcome';
 import type { ClusterSession } from '../kube/session';
-import { apiGroupOf, resourceKey, REVIEW_VERBS, STANDARD_RESOURCES, type ReviewedResource, type ReviewVerb, type TemplateResource } from './checks';
+import { apiGroupOf, resourceKey, REVIEW_VERBS, STANDARD_RESOURCES, type AccessCheck, type ReviewedResource, type TemplateResource } from './checks';
 import type { ReviewSubject } from './subject';
 import { summarise, type Capability } from './summary';
-
-/** The cluster's answer to one question. */
-export interface AccessCheck {
-  readonly verb: ReviewVerb;
-  readonly resource: ReviewedResource;
-  /** Namespace asked about; null for cluster-scoped resources or when the job has no namespace (all namespaces). */
-  readonly namespace: string | null;
-  readonly allowed: boolean;
-  /** The authorizer's reason (e.g. `RBAC: allowed by RoleBinding "deploy/payments"`), when it gave one. */
-  readonly reason?: string;
-  /** An error the authorizer met while evaluating (the answer may then be incomplete). */
-  readonly evaluationError?: string;
-}
 
 /** Everything the preview shows for one identity in one namespace. */
 export interface AccessPreview {

@@ -5,7 +5,7 @@
  * adds permissions, so what the remaining identity may do is certain, and what it may not do is
  * certain only when nothing was left out.
  */
-import type { JobIdentity } from '../../engine/access/identity';
+import type { JobIdentity } from '../../engine/api';
 
 /** The user, groups and extra of a SubjectAccessReview spec. */
 export interface ReviewSubject {

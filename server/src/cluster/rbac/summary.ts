@@ -2,7 +2,7 @@
  * The preview in a few words: each capability a person cares about, allowed or not, decided from
  * the cluster's answers only ("can deploy, cannot read secrets, cannot create namespaces").
  */
-import type { AccessCheck } from './review';
+import type { AccessCheck } from './checks';
 
 export interface Capability {
   readonly id: 'deploy' | 'readSecrets' | 'writeSecrets' | 'exec' | 'manageRbac' | 'createNamespaces' | 'deleteNamespaces';

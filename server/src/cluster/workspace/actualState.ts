@@ -3,7 +3,7 @@
  * actual_state_calculator.rb): termination progress, error details, and the Deployment's spec and
  * status. Pure, so the tree view shows exactly the state GitLab would show.
  */
-import { asRecord } from '../../engine/data';
+import { asRecord } from '../../engine/api';
 
 export type TerminationProgress = 'Terminating' | 'Terminated';
 

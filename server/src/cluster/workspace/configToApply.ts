@@ -4,7 +4,7 @@
  * `groupObjectsByInventory` does (docs/gitlab-behaviour.md#inventories).
  */
 import { parseAllDocuments } from 'yaml';
-import { isRecord } from '../../engine/data';
+import { isRecord } from '../../engine/api';
 import { entryProblem } from '../guards';
 import { splitApiVersion } from '../kube/objectRef';
 import { INVENTORY_ID_LABEL, OWNING_INVENTORY_ANNOTATION } from './names';

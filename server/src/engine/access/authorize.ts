@@ -1,4 +1,4 @@
-import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
+import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { INSTANCE_LEVEL_SETTING } from './crossTopLevel';
 import { matchEnvironment } from './environmentMatcher';
 import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel, type EntryKind } from './model';

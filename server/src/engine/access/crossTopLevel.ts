@@ -1,7 +1,7 @@
 import type { Node } from 'yaml';
 import { asRecord } from '../data';
 import type { EngineDiagnostic } from '../diagnostics';
-import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, VERSIONED_BEHAVIOURS, type GitlabVersion, type VersionedBehaviour } from '../config/gitlabVersions';
+import { authorizedEntityLimit, ciEntryPath, hasBehaviour, keyAddedAfter, VERSIONED_BEHAVIOURS, type GitlabVersion, type VersionedBehaviour } from '../gitlab/gitlabVersions';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 import type { CiAccessModel, DataPath } from './model';
 import { topLevelNamespace } from './projectPath';

@@ -1,4 +1,4 @@
-import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, type GitlabVersion } from '../config/gitlabVersions';
+import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { asRecord } from '../data';
 
 /** Data path of a node in the configuration, to find its source range again. */
@@ -53,6 +53,11 @@ export interface CiAccessModel {
   /** Lower-cased id → the entry GitLab keeps: a later duplicate replaces an earlier one (docs/gitlab-behaviour.md#ci_access-entries). */
   readonly projectsById: ReadonlyMap<string, AccessEntry>;
   readonly groupsById: ReadonlyMap<string, AccessEntry>;
+}
+
+/** Every entry of the section: projects, groups, then the instance entry, each list in file order. */
+export function allEntries(model: CiAccessModel): AccessEntry[] {
+  return model.instance ? [...model.projects, ...model.groups, model.instance] : [...model.projects, ...model.groups];
 }
 
 /** A place where an entry names a namespace: a rule's `namespace` (its number) or `default_namespace` (null). */

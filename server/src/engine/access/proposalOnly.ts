@@ -1,9 +1,9 @@
 import type { Node } from 'yaml';
-import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import type { GitlabVersion } from '../config/gitlabVersions';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import type { GitlabVersion } from '../gitlab/gitlabVersions';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 import type { EngineDiagnostic } from '../diagnostics';
-import type { CiAccessModel } from './model';
+import { allEntries, type CiAccessModel } from './model';
 
 /** The code of the note on `rules` under the `proposal` target; stable, reports and tests key on it. */
 export const PROPOSAL_ONLY_CODE = 'target.proposalOnly';
@@ -18,7 +18,7 @@ export const PROPOSAL_ONLY_CODE = 'target.proposalOnly';
  */
 export function proposalOnlyDiagnostic(parsed: ParsedYaml, model: CiAccessModel, settings: { readonly target: CompatibilityTarget; readonly gitlabVersion: GitlabVersion }): EngineDiagnostic | null {
   if (settings.target !== 'proposal' || !parsed.doc || parsed.hasSyntaxErrors) return null;
-  const spans = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])]
+  const spans = allEntries(model)
     .filter((entry) => entry.rules !== undefined)
     .map((entry) => nodeSpan(nodeAtPath(parsed.doc!, [...entry.path, 'rules'])?.pair?.key as Node | undefined))
     .filter((span) => span !== null);

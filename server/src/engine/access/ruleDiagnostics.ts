@@ -1,7 +1,7 @@
 import type { Node } from 'yaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { validateExpression } from '../expr';
-import { expressionDialect, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
+import { expressionDialect, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { closestMatch } from '../text/didYouMean';
 import { expandedText, hasVariableReference } from '../vars/expand';
 import { checkNamespace } from '../vars/namespace';
@@ -9,7 +9,7 @@ import { PREDEFINED_VARIABLES, predefinedVariable } from '../vars/predefined';
 import { variableValuesByProject } from '../vars/scenario';
 import { scalarOffsetMapper } from '../yaml/scalarSource';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
-import { namespaceSources, singleEntryModel, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
+import { allEntries, namespaceSources, singleEntryModel, type AccessEntry, type AccessRule, type CiAccessModel } from './model';
 import { projectPathForEntry, scenarioForEntry, type JobScenario } from './scenarios';
 import { decidedBy, namespaceDecision, type NamespaceOutcome, type SimulationOptions } from './simulate';
 import type { AgentRef } from './authorize';
@@ -30,7 +30,7 @@ const PREDEFINED_NAMES = PREDEFINED_VARIABLES.map((v) => v.name);
  */
 export function ruleDiagnostics(parsed: ParsedYaml, model: CiAccessModel, context: RuleCheckContext): EngineDiagnostic[] {
   const out: EngineDiagnostic[] = [];
-  const entries = [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])];
+  const entries = allEntries(model);
   const userVariables = userVariablesOf(context.scenarios);
   for (const entry of entries) {
     if (entry.rules && (context.options.target ?? 'proposal') === 'proposal') {

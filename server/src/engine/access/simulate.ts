@@ -1,5 +1,5 @@
-import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import { ciEntryPath, expressionDialect, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../config/gitlabVersions';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import { ciEntryPath, expressionDialect, hasBehaviour, keyAddedAfter, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { checkNamespace, type NamespaceCheck, type OverlongNamespacePolicy } from '../vars/namespace';
 import { allVariableValues, refIsProtected, scenarioVariables, type Scenario } from '../vars/scenario';
 import { decideAsGitLab, type AgentRef, type GitLabDecision, type Via } from './authorize';

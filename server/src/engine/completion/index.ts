@@ -4,9 +4,10 @@
  * adapter (lsp/completion.ts) supplies settings-derived inputs and converts the candidates.
  */
 import type { Document } from 'yaml';
-import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import { expressionDialect, type GitlabVersion } from '../config/gitlabVersions';
-import { schemaAtPath, type SchemaNode } from '../config/schemaLookup';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import { expressionDialect, type GitlabVersion } from '../gitlab/gitlabVersions';
+import { schemaAtPath } from '../config/schemaLookup';
+import type { SchemaNode } from '../config/schemaNode';
 import { agentConfigSchemaFor } from '../config/versionedSchema';
 import type { TextSource } from '../text/splicedText';
 import type { TextIndex } from '../text/textIndex';

@@ -1,5 +1,6 @@
-import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import { describeKey, type SchemaNode } from '../config/schemaLookup';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import { describeKey } from '../config/schemaLookup';
+import type { SchemaNode } from '../config/schemaNode';
 import { enumNames, itemSkeleton, keySnippet, objectBody, previewBlock, TabStops } from './snippets';
 import { sortKey, type CompletionCandidate } from './types';
 import type { DataPath } from './yamlContext';

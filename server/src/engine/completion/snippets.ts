@@ -1,4 +1,4 @@
-import type { SchemaNode } from '../config/schemaLookup';
+import type { SchemaNode } from '../config/schemaNode';
 import { snippetText } from './types';
 import type { DataPath } from './yamlContext';
 

@@ -21,7 +21,7 @@ const AVAILABILITY: Readonly<Record<PredefinedVariable['availability'], string>>
  * The variables a completion offers (docs/gitlab-behaviour.md#predefined-variables and the user's scenario variables), as
  * `$NAME` or `${NAME}`. Job-only (persisted) variables are left out: GitLab does not set them when
  * it evaluates rules or expands a namespace (docs/gitlab-behaviour.md#variables-available-to-job-rules). The `CI_ENVIRONMENT_*` variables are offered
- * in both places: the rules design reads them (README, "choices"), and the namespace needs them.
+ * in both places: the rules design reads them (docs/user-guide/editor.md, "Choices in completion"), and the namespace needs them.
  */
 export function variableCandidates(
   use: VariableUse,

@@ -1,7 +1,7 @@
 import Ajv, { _, type KeywordCxt, type ValidateFunction } from 'ajv';
 import schema from '../../../../schemas/agent-config.schema.json';
-import type { CompatibilityTarget } from './compatibilityTarget';
-import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import { NEWEST_GITLAB_VERSION, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { PRECOMPILED_VALIDATORS } from './precompiledValidators';
 import { agentConfigSchemaFor } from './versionedSchema';
 

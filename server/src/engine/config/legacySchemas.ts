@@ -1,4 +1,4 @@
-import type { SchemaNode } from './schemaLookup';
+import type { SchemaNode } from './schemaNode';
 
 /**
  * JSON Schemas of keys that left GitLab, as the versions that still read them parse them: the

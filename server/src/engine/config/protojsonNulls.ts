@@ -1,4 +1,4 @@
-import type { SchemaNode } from './schemaLookup';
+import type { SchemaNode } from './schemaNode';
 
 /**
  * The value as protojson sees it (docs/gitlab-behaviour.md#empty-values): a field whose JSON value is

@@ -3,7 +3,7 @@ import { isMap, isSeq, type Node } from 'yaml';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { closestMatch } from '../text/didYouMean';
 import { agentConfigValidator, type FailsLater } from './agentConfigSchema';
-import type { CompatibilityTarget } from './compatibilityTarget';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
 import type { DeprecatedMarker, NotYetMarker } from './versionedSchema';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 

@@ -1,6 +1,5 @@
 import { agentConfigSchema } from './agentConfigSchema';
-
-export type SchemaNode = Record<string, unknown>;
+import type { SchemaNode } from './schemaNode';
 
 /** The schema that describes the value at a data path, or null when the path leaves the schema. */
 export function schemaAtPath(path: readonly (string | number)[], root: SchemaNode = agentConfigSchema): SchemaNode | null {

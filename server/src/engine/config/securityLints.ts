@@ -1,9 +1,9 @@
 import type { Node } from 'yaml';
 import { matchEnvironment } from '../access/environmentMatcher';
-import type { AccessEntry, CiAccessModel, DataPath } from '../access/model';
+import { allEntries, type AccessEntry, type CiAccessModel, type DataPath } from '../access/model';
 import type { EngineDiagnostic, Range } from '../diagnostics';
 import { guessEnvironmentTier } from '../vars/environment-tier';
-import { ciEntryPath, keyAddedAfter, type GitlabVersion } from './gitlabVersions';
+import { ciEntryPath, keyAddedAfter, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 
 /**
@@ -71,7 +71,7 @@ export function securityLintDiagnostics(parsed: ParsedYaml, model: CiAccessModel
     const suppressed = silencedByComment(parsed, range.start.line, code) ? 'inSource' : disabled.has(code) ? 'external' : undefined;
     out.push({ range, severity: 'warning', code, message: `${detail} Why: ${SECURITY_LINTS[code]}. Silence with "# agentcfg-disable-next-line ${code}" on the line above.`, ...(suppressed ? { suppressed } : {}) });
   };
-  for (const entry of [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])]) {
+  for (const entry of allEntries(model)) {
     // An `environments` that is not a list is a schema error already; it is no missing filter.
     const environmentsWritten = nodeAtPath(parsed.doc, [...entry.path, 'environments'])?.node != null;
     lintEntry(entry, options.gitlabVersion, environmentsWritten, report);

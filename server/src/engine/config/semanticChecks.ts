@@ -1,6 +1,6 @@
 import { isRecord } from '../data';
 import type { EngineDiagnostic } from '../diagnostics';
-import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
+import { authorizedEntityLimit, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { humanPath } from './schemaDiagnostics';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 

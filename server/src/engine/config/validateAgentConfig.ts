@@ -3,8 +3,8 @@ import { honouredEntries, readCiAccess, type CiAccessModel } from '../access/mod
 import { ruleDiagnostics, type RuleCheckContext } from '../access/ruleDiagnostics';
 import type { EngineDiagnostic } from '../diagnostics';
 import { agentConfigValidator } from './agentConfigSchema';
-import type { CompatibilityTarget } from './compatibilityTarget';
-import { NEWEST_GITLAB_VERSION, type GitlabVersion } from './gitlabVersions';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import { NEWEST_GITLAB_VERSION, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { withoutNullFields } from './protojsonNulls';
 import { securityLintDiagnostics } from './securityLints';
 import { agentConfigSchemaFor } from './versionedSchema';

@@ -1,7 +1,7 @@
 import baseSchema from '../../../../schemas/agent-config.schema.json';
-import { authorizedEntityLimit, hasBehaviour, keyStatus, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, VERSIONED_KEYS, type GitlabVersion, type VersionedKey } from './gitlabVersions';
+import { authorizedEntityLimit, hasBehaviour, keyStatus, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, VERSIONED_KEYS, type GitlabVersion, type VersionedKey } from '../gitlab/gitlabVersions';
 import { LEGACY_SCHEMAS } from './legacySchemas';
-import type { SchemaNode } from './schemaLookup';
+import type { SchemaNode } from './schemaNode';
 
 /** What a key absent from a version carries in that version's schema (validation fails on it; completion skips it). */
 export interface NotYetMarker {

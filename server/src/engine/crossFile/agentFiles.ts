@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { composeYaml } from '../yaml/boundedYaml';
-import { readCiAccess, type AccessEntry, type CiAccessModel } from '../access/model';
+import { allEntries, readCiAccess, type AccessEntry, type CiAccessModel } from '../access/model';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { nodeAtPath, nodeSpan, type ParsedYaml } from '../yaml/yamlDocument';
 import type { EngineDiagnostic, Range } from '../diagnostics';
@@ -53,7 +53,7 @@ export function configCrossFileDiagnostics(files: AgentFiles): EngineDiagnostic[
   if (!usesCiJobGroups) return [];
   const model = files.ciAccess ?? readCiAccess(config.value);
   const out: EngineDiagnostic[] = [];
-  for (const entry of [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])]) {
+  for (const entry of allEntries(model)) {
     if (!entry.resourceManagement || entry.accessAs === 'ci_job') continue;
     const span = nodeSpan(nodeAtPath(config.doc, [...entry.path, 'resource_management', 'enabled'])?.node);
     if (!span) continue;
@@ -153,7 +153,7 @@ export function templateCrossFileDiagnostics(files: AgentFiles): EngineDiagnosti
 /** The entries of config.yaml that turn resource management on; null when there is no readable config. */
 export function managedEntries(files: Pick<AgentFiles, 'config' | 'ciAccess'>): AccessEntry[] | null {
   const model = files.config && !files.config.hasSyntaxErrors ? (files.ciAccess ?? readCiAccess(files.config.value)) : null;
-  return model ? [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].filter((e) => e.resourceManagement) : null;
+  return model ? allEntries(model).filter((e) => e.resourceManagement) : null;
 }
 
 /** One rendering of the template that GitLab would do: a job of one scenario, in one project. */

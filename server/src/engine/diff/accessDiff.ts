@@ -5,15 +5,16 @@
  */
 import { candidateAuthorizations, type AgentRef, type Candidate } from '../access/authorize';
 import { kubeContextName } from '../access/identity';
-import { readCiAccess, type AccessEntry, type CiAccessModel, type DataPath } from '../access/model';
+import { allEntries, readCiAccess, type AccessEntry, type CiAccessModel, type DataPath } from '../access/model';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
 import { nodeAtPath, nodeSpan, parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
-import { activeScenarios, scenarioContext, type ProjectSettings } from '../project/settings';
+import { activeScenarios, scenarioContext, type ProjectSettings } from '../settings/projectSettings';
 import { guessEnvironmentTier } from '../vars/environment-tier';
 import type { Scenario } from '../vars/scenario';
 import { pipelineDiff, type KeyedAgent, type PipelineVersion } from './pipelineDiff';
-import { TemplateObjects, type ObjectSummary } from './templateObjects';
+import { TemplateObjects } from './templateObjects';
+import type { AccessChange, AccessState, ChangeKind, ChangeLocation, ChangeSeverity } from './accessChange';
 
 /** One agent's configuration in one version. */
 export interface AgentConfigVersion {
@@ -49,57 +50,6 @@ export interface AccessDiffInput {
    * scenario, its contexts compared before and after. `before` defaults to `after` (the pipeline did not change).
    */
   readonly pipeline?: { readonly before?: PipelineVersion; readonly after: PipelineVersion };
-}
-
-export type ChangeKind = 'gained' | 'lost' | 'identity' | 'namespace' | 'objects' | 'via';
-/** Most severe first: `critical` is access gained in a production situation. */
-export type ChangeSeverity = 'critical' | 'high' | 'medium' | 'low';
-
-/** What a job gets in one version. */
-export interface AccessState {
-  readonly authorized: boolean;
-  readonly namespace: string | null;
-  /** The Kubernetes user (and, for `impersonate`, its groups) the job's requests carry. */
-  readonly identity: string | null;
-  readonly accessAs: AccessOutcome['access_as'];
-  /** `project acme/web`, `group acme`, `implicit`, `instance`; null when no entry was reached. */
-  readonly via: string | null;
-  readonly rule: number | null;
-  /** What the managed environment creates for the job; null when GitLab prepares none. */
-  readonly objects: ObjectSummary | null;
-  /** Why the job gets no access; null when authorized. */
-  readonly denial: string | null;
-}
-
-/** A line responsible for a change: 0-based, in the agent's config or template, of the old or new version. */
-export interface ChangeLocation {
-  /** `pipeline`: the job in `.gitlab-ci.yml`. */
-  readonly file: 'config' | 'template' | 'pipeline';
-  readonly version: 'before' | 'after';
-  readonly line: number;
-}
-
-export interface AccessChange {
-  /** The agent's key in the input. */
-  readonly agent: string;
-  /** The kubeconfig context GitLab names for the agent (in the new version). */
-  readonly context: string;
-  readonly project: string;
-  /** The scenario's name; for a pipeline job, `<job> · <pipeline situation>`. */
-  readonly scenario: string;
-  /** The pipeline job, when the scenario is one. */
-  readonly job?: string;
-  /** The situation deploys to a production-tier environment or runs for a protected ref. */
-  readonly production: boolean;
-  /** The most important of `kinds`. */
-  readonly kind: ChangeKind;
-  /** Every way the outcome changed, most important first. */
-  readonly kinds: readonly ChangeKind[];
-  readonly severity: ChangeSeverity;
-  readonly before: AccessState;
-  readonly after: AccessState;
-  /** The entry or rule that decides in the new version, or in the old one when the new has none; the template's first changed line for `objects`. */
-  readonly lines: readonly ChangeLocation[];
 }
 
 const KIND_ORDER: readonly ChangeKind[] = ['gained', 'lost', 'identity', 'namespace', 'objects', 'via'];
@@ -178,14 +128,10 @@ function projectsOf(before: CiAccessModel, after: CiAccessModel, scenarios: read
   const add = (project: string) => {
     if (project && !seen.has(project.toLowerCase())) seen.set(project.toLowerCase(), project);
   };
-  for (const model of [before, after]) for (const entry of entriesOf(model)) add(scenarioForEntry({ name: '', ref: '' }, entry, '').projectPath);
+  for (const model of [before, after]) for (const entry of allEntries(model)) add(scenarioForEntry({ name: '', ref: '' }, entry, '').projectPath);
   for (const s of scenarios) if (s.projectPath !== undefined) add(s.projectPath);
   extra.forEach(add);
   return [...seen.values()];
-}
-
-function entriesOf(model: CiAccessModel): AccessEntry[] {
-  return [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])];
 }
 
 function sameAgent(a: AgentRef, b: AgentRef): boolean {
@@ -273,7 +219,7 @@ function compare(
 function ruleKey(outcome: AccessOutcome, version: AgentVersion): string | null {
   if (outcome.rule === null || !outcome.entryPath) return null;
   const path = JSON.stringify(outcome.entryPath);
-  const entry = entriesOf(version.model).find((e) => JSON.stringify(e.path) === path);
+  const entry = allEntries(version.model).find((e) => JSON.stringify(e.path) === path);
   const rule = entry?.rules?.[outcome.rule - 1];
   return rule ? JSON.stringify([rule.if ?? null, rule.namespace ?? null, rule.when ?? null]) : null;
 }

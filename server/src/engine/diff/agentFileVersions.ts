@@ -1,5 +1,5 @@
 import { agentDirectoryOf, classifyPath } from '../files';
-import { UNNAMED_AGENT } from '../project/settings';
+import { UNNAMED_AGENT } from '../settings/projectSettings';
 import type { AccessDiffVersion } from './accessDiff';
 
 /** One agent file in both versions, by its path from the repository root; null where a version lacks it. */

@@ -1,15 +1,15 @@
 /**
  * The access diff over a pipeline's jobs: each job of `.gitlab-ci.yml` in each pipeline situation
- * is a scenario, with the contexts its KUBECONFIG gets before and after (engine/project `pipelineAccess`).
+ * is a scenario, with the contexts its KUBECONFIG gets before and after (engine/api `pipelineAccess`).
  */
 import type { JobScenario } from '../access/scenarios';
 import type { ContextAccess, JobAccess, MappedAgent } from '../pipeline/accessMap';
 import type { PipelineFileReader } from '../pipeline/model';
 import { asPipelineScenario, presetPipelineScenarios } from '../pipeline/scenarios';
-import { pipelineAccess } from '../project/pipelineAccess';
-import type { ProjectSettings } from '../project/settings';
+import { pipelineAccess } from '../pipeline/pipelineAccess';
+import type { ProjectSettings } from '../settings/projectSettings';
 import { guessEnvironmentTier } from '../vars/environment-tier';
-import type { AccessChange, AccessState, ChangeKind } from './accessDiff';
+import type { AccessChange, AccessState, ChangeKind } from './accessChange';
 
 /** One version of `.gitlab-ci.yml`, as `pipelineAccess` reads it. */
 export interface PipelineVersion {

@@ -2,7 +2,7 @@
  * The faces of the access diff: text for a terminal, JSON for tools, markdown for a
  * merge-request comment (a summary line and a table; nothing at all when nothing changes).
  */
-import type { AccessChange, AccessState, ChangeKind } from './accessDiff';
+import type { AccessChange, AccessState, ChangeKind } from './accessChange';
 
 /** Where each agent's files are, to name the lines of a change (`config.yaml:12`). */
 export interface AgentFilePaths {

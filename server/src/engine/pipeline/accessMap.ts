@@ -1,4 +1,5 @@
 import { kubeContextName } from '../access/identity';
+import { allEntries } from '../access/model';
 import { agentReadingNote, type MappedAgent } from './agents';
 import type { JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome, type SimulationOptions } from '../access/simulate';
@@ -206,7 +207,7 @@ function mappedEnvironment(evaluation: PipelineEvaluation, job: PipelineJob): Ma
  */
 function outcomeFor(mapped: MappedAgent, base: Scenario, input: AccessMapInput): (job: PipelineJob, environment: MappedEnvironment | null) => AccessOutcome {
   const model = mapped.ciAccess;
-  const rulesRead = (input.options.target ?? 'proposal') === 'proposal' && [...model.projects, ...model.groups, ...(model.instance ? [model.instance] : [])].some((e) => e.rules !== undefined);
+  const rulesRead = (input.options.target ?? 'proposal') === 'proposal' && allEntries(model).some((e) => e.rules !== undefined);
   const simulate = (job: PipelineJob, environment: MappedEnvironment | null) => simulateAccess(model, mapped.agent, jobScenario(base, input.pipeline, job, environment), input.options);
   if (rulesRead) return simulate;
   const shared = new Map<string, AccessOutcome>();

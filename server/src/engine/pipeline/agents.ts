@@ -7,8 +7,8 @@
  */
 import type { AgentRef } from '../access/authorize';
 import { readCiAccess, type CiAccessModel } from '../access/model';
-import type { CompatibilityTarget } from '../config/compatibilityTarget';
-import type { GitlabVersion } from '../config/gitlabVersions';
+import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import type { GitlabVersion } from '../gitlab/gitlabVersions';
 import { validateParsedAgentConfig } from '../config/validateAgentConfig';
 import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 

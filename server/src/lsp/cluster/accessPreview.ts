@@ -5,10 +5,10 @@
  * a short while (a hover is read many times), and a cluster slower than a hover can wait is said to be so.
  */
 import type { Connection } from 'vscode-languageserver';
-import type { JobIdentity } from '../../engine/access/identity';
+import type { JobIdentity } from '../../engine/api';
 import type { AccessReviewAnswer } from './accessReview';
 import { onCustomNotification } from '../customRequests';
-import { CLUSTER_TARGET_NOTIFICATION, type ClusterInitializationOptions, type ClusterTarget } from './protocol';
+import { CLUSTER_TARGET_NOTIFICATION, type ClusterInitializationOptions, type ClusterTarget } from '../../protocol/cluster';
 import type { WorkspaceTrust } from './trust';
 
 /** One scenario's identity and namespace, as the simulation decided them. */

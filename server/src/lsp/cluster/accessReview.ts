@@ -2,12 +2,12 @@
  * The RBAC preview for the editor (part of the lazily loaded cluster bundle): opens a session on the
  * user's cluster, asks it with SubjectAccessReview what the identity may do, closes the session.
  */
-import type { JobIdentity } from '../../engine/access/identity';
+import type { JobIdentity } from '../../engine/api';
 import { describeOutcome } from '../../cluster/kube/outcome';
 import { openSession } from '../../cluster/kube/session';
 import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import { previewAccess, reviewSubject, type AgentServiceAccount, type Capability } from '../../cluster/rbac';
-import type { ClusterTarget } from './protocol';
+import type { ClusterTarget } from '../../protocol/cluster';
 
 /** What the hover shows for one identity × namespace: the cluster's summary, or why it could not answer. */
 export type AccessReviewAnswer = { readonly ok: true; readonly context: string; readonly summary: string; readonly capabilities: readonly Capability[] } | { readonly ok: false; readonly message: string };

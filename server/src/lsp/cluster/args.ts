@@ -1,5 +1,5 @@
 import { InvalidArguments } from './commandRouter';
-import type { ClusterTarget } from './protocol';
+import type { ClusterTarget } from '../../protocol/cluster';
 
 /**
  * Readers for command arguments: they arrive as JSON from any editor, so every field is checked

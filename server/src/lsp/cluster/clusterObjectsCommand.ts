@@ -7,7 +7,7 @@ import { listWorkspaces } from '../../cluster/workspace/list';
 import { clusterTarget, operationOptions, record } from './args';
 import type { ClusterCommandRouter } from './commandRouter';
 import { runOperation } from './operation';
-import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView } from './protocol';
+import { CLUSTER_COMMANDS, type ClusterInventory, type EnvironmentView } from '../../protocol/cluster';
 import { withSession } from './session';
 
 /** `listClusterObjects`: the managed environments (GitLab's annotation, docs/gitlab-behaviour.md#managed-object-labels-and-annotation) and the workspaces (docs/gitlab-behaviour.md#workspace-labels-and-annotations) of the cluster. */

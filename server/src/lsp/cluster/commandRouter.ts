@@ -1,7 +1,7 @@
 import { ExecuteCommandRequest, type CancellationToken, type Connection, type ExecuteCommandParams } from 'vscode-languageserver';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
 import { EDITOR_ADVICE } from '../../cluster/kube/advice';
-import type { ClusterCommandId, ClusterCommandResult, ClusterCommandValue } from './protocol';
+import type { ClusterCommandId, ClusterCommandResult, ClusterCommandValue } from '../../protocol/cluster';
 import { UNTRUSTED_MESSAGE, type WorkspaceTrust } from './trust';
 
 /** A command's request as a handler sees it. */

@@ -2,7 +2,7 @@ import { kubeconfigFiles, listContexts } from '../../cluster/kube/session';
 import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import { record, text } from './args';
 import { fromFailure, type ClusterCommandRouter } from './commandRouter';
-import { CLUSTER_COMMANDS, type ContextList } from './protocol';
+import { CLUSTER_COMMANDS, type ContextList } from '../../protocol/cluster';
 
 /** `listContexts`: the kubeconfig's contexts for the context picker (read only; no request to a cluster). */
 export function registerContextsCommand(router: ClusterCommandRouter): void {

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import type { TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { prepareEnvironment, type PreparedEnvironment } from '../../cluster/apply/environment';
-import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/vars/environment-tier';
+import { ENVIRONMENT_TIERS, type EnvironmentTier } from '../../engine/api';
 import { localFilePath } from '../uriPaths';
 import { integer, record, text } from './args';
 import { InvalidArguments } from './commandRouter';
-import type { ClusterCommandResult, EnvironmentScenarioArgs } from './protocol';
+import type { ClusterCommandResult, EnvironmentScenarioArgs } from '../../protocol/cluster';
 
 /** Reads {@link EnvironmentScenarioArgs}, every field checked. */
 export function readScenario(value: unknown): EnvironmentScenarioArgs {

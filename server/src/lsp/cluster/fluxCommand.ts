@@ -4,7 +4,7 @@ import { isFailure } from '../../cluster/kube/outcome';
 import { clusterTarget, operationOptions, record, text } from './args';
 import { fromFailure, InvalidArguments, type ClusterCommandRouter } from './commandRouter';
 import { runOperation } from './operation';
-import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
+import { CLUSTER_COMMANDS, type ExecutionReport } from '../../protocol/cluster';
 import { withSession } from './session';
 
 /** `waitForFluxSync` (docs/gitlab-behaviour.md#waiting-for-flux-from-a-job): watch until the revision is applied, with progress, cancellation and a timeout. */

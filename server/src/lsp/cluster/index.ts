@@ -6,7 +6,7 @@ import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { AccessPreviewService } from './accessPreview';
 import { ClusterCommandRouter } from './commandRouter';
-import { CLUSTER_COMMANDS } from './protocol';
+import { CLUSTER_COMMANDS } from '../../protocol/cluster';
 import { WorkspaceTrust } from './trust';
 import { PlanStore } from './planStore';
 

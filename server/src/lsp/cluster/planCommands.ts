@@ -12,7 +12,7 @@ import { prepareForScenario, readScenario } from './environmentTemplate';
 import { runOperation } from './operation';
 import { applyPlanView, blockedKind, blockedMessage, destroyPlanView, objectLabel } from './planViews';
 import type { PlanStore, StoredPlan } from './planStore';
-import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterCommandResult, type DestroyPlanView, type ExecutionReport } from './protocol';
+import { CLUSTER_COMMANDS, type ApplyPlanView, type ClusterCommandResult, type DestroyPlanView, type ExecutionReport } from '../../protocol/cluster';
 import { withSession } from './session';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApplyPlan } from '../../cluster/apply/plan';
 import type { DestroyPlan } from '../../cluster/destroy/plan';
-import type { ClusterTarget } from './protocol';
+import type { ClusterTarget } from '../../protocol/cluster';
 
 /** Plans the user has seen but not yet confirmed, with the cluster they were made against. */
 export type StoredPlan =

@@ -1,13 +1,13 @@
 import type { ApplyPlan } from '../../cluster/apply/plan';
 import { conflictsOf, isNoop } from '../../cluster/apply/plan';
-import { TIERS } from '../../cluster/apply/supportedKinds';
+import { TIERS } from '../../cluster/objects/supportedKinds';
 import type { DestroyPlan } from '../../cluster/destroy/plan';
 import { formatRef, type ObjectRef } from '../../cluster/kube/objectRef';
 import { describeForbidden } from '../../cluster/kube/forbidden';
 import { describeOutcome, type ClusterFailure } from '../../cluster/kube/outcome';
 import { EDITOR_ADVICE } from '../../cluster/kube/advice';
 import type { NamespaceContents } from '../../cluster/prune/index';
-import type { ApplyPlanView, DestroyPlanView, PlannedObjectView } from './protocol';
+import type { ApplyPlanView, DestroyPlanView, PlannedObjectView } from '../../protocol/cluster';
 
 /** `Namespace review-x` / `RoleBinding review-x/bind-1`: how objects are named to the user. */
 export function objectLabel(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {

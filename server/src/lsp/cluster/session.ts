@@ -1,6 +1,6 @@
 import { openSession, type ClusterSession } from '../../cluster/kube/session';
 import { EDITOR_ADVICE } from '../../cluster/kube/advice';
-import type { ClusterCommandResult, ClusterTarget } from './protocol';
+import type { ClusterCommandResult, ClusterTarget } from '../../protocol/cluster';
 import { fromFailure } from './commandRouter';
 
 /**

@@ -1,6 +1,6 @@
 import type { Connection } from 'vscode-languageserver';
 import { onCustomNotification } from '../customRequests';
-import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions } from './protocol';
+import { WORKSPACE_TRUST_NOTIFICATION, type ClusterInitializationOptions } from '../../protocol/cluster';
 
 /**
  * Whether the editor trusts the workspace. Cluster commands act on real clusters with the user's

@@ -3,7 +3,7 @@ import { runTermination } from '../../cluster/workspace/terminate';
 import { clusterTarget, operationOptions, record, text } from './args';
 import { fromFailure, InvalidArguments, type ClusterCommandRouter } from './commandRouter';
 import { runOperation } from './operation';
-import { CLUSTER_COMMANDS, type ExecutionReport } from './protocol';
+import { CLUSTER_COMMANDS, type ExecutionReport } from '../../protocol/cluster';
 import { withSession } from './session';
 import type { Connection } from 'vscode-languageserver';
 

@@ -1,7 +1,7 @@
 import type { CodeLens, Connection, Diagnostic, Hover, TextDocuments } from 'vscode-languageserver';
 import { MarkupKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { classifyPath } from '../../engine/files';
+import { classifyPath } from '../../engine/api';
 import { toLspDiagnostic } from '../convert';
 import type { DocumentModels } from '../documentModels';
 import type { SettingsStore } from '../settings';

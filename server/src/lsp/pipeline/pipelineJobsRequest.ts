@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Connection } from 'vscode-languageserver';
-import { kubeContextName } from '../../engine/access/identity';
-import { classifyPath } from '../../engine/files';
+import { classifyPath, kubeContextName } from '../../engine/api';
 import { PIPELINE_JOBS_REQUEST, type PipelineJobsResult } from '../../protocol';
 import { onCustomRequest } from '../customRequests';
 import type { SettingsStore } from '../settings';

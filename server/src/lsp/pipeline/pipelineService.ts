@@ -3,12 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { CONFIG_FILE_NAMES, classifyPath } from '../../engine/files';
-import { agentAsGitlabReads, pipelineAccess, type MappedAgent, type PipelineAccess } from '../../engine/project';
+import { agentAsGitlabReads, classifyPath, CONFIG_FILE_NAMES, pipelineAccess, type MappedAgent, type PipelineAccess } from '../../engine/api';
 import type { ServerSettings } from '../../protocol';
 import type { DocumentModels } from '../documentModels';
-import { agentDirectoriesUnder } from '../../workspace/agentConfigs';
-import { repositoryFiles } from '../../workspace/repositoryFiles';
+import { agentDirectoriesUnder } from '../../repository/agentConfigs';
+import { repositoryFiles } from '../../repository/repositoryFiles';
 import { projectPathFromGit, projectPathOf } from '../simulationContext';
 import { documentPath, localFilePath } from '../uriPaths';
 

@@ -1,4 +1,4 @@
-import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess } from '../../engine/pipeline/accessMap';
+import { TRIGGER_JOB_ACCESS, usedContextText, type JobAccess } from '../../engine/api';
 
 const escape = (text: string) => text.replace(/[|\\`*_]/g, (c) => `\\${c}`);
 

@@ -4,7 +4,7 @@ import type { EngineDiagnostic } from '../../diagnostics';
 import { sharedEnds, wholeText, type TextSource } from '../../text/splicedText';
 import { TextIndex } from '../../text/textIndex';
 import { humanPath } from '../schemaDiagnostics';
-import { authorizedEntityLimit } from '../gitlabVersions';
+import { authorizedEntityLimit } from '../../gitlab/gitlabVersions';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../validateAgentConfig';
 import { collectionNode, pairNode, scalarNode } from '../../yaml/typedNodes';
 import { nodeAtPath, parseYaml, type ParsedYaml } from '../../yaml/yamlDocument';

@@ -5,7 +5,7 @@
  * Checks that need the agent configuration or scenarios live in engine/crossFile.
  */
 import { composeYaml, tooDeepDiagnostic } from '../../yaml/boundedYaml';
-import { hasBehaviour, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../../config/gitlabVersions';
+import { hasBehaviour, NEWEST_GITLAB_VERSION, VERSIONED_BEHAVIOURS, type GitlabVersion } from '../../gitlab/gitlabVersions';
 import { schemaDiagnostics } from '../../config/schemaDiagnostics';
 import { GITLAB_YAML, parseComposedYaml } from '../../yaml/yamlDocument';
 import type { EngineDiagnostic } from '../../diagnostics';

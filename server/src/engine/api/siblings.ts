@@ -1,12 +1,5 @@
-import { readCiAccess, type CiAccessModel } from '../access/model';
-import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 import { CONFIG_FILE_NAMES, DEFAULT_TEMPLATE_FILE_NAMES } from '../files';
-
-/** An agent's config.yaml, parsed, with its `ci_access` read once. */
-export interface ParsedAgentConfig {
-  readonly parsed: ParsedYaml;
-  readonly ciAccess: CiAccessModel;
-}
+import { readAgentConfig, type ParsedAgentConfig } from './agentConfig';
 
 /**
  * The other file of an agent's pair, as the face finds it: config.yaml for a template, and
@@ -38,8 +31,7 @@ export function siblingsFrom(read: AgentFileReader): AgentSiblings {
     config() {
       if (config === undefined) {
         const text = first(CONFIG_FILE_NAMES);
-        const parsed = text === null ? null : parseYaml(text);
-        config = parsed && { parsed, ciAccess: readCiAccess(parsed.value) };
+        config = text === null ? null : readAgentConfig(text);
       }
       return config;
     },

@@ -1,13 +1,13 @@
 import type { EngineDiagnostic } from '../diagnostics';
 import { kubeContextName } from '../access/identity';
-import { accessMap, rowsByJob, type AccessMapInput, type JobAccess, type KeptRows, type MappedAgent } from '../pipeline/accessMap';
-import { readPipelineReusing, type ReadingMemo, type ReusedJob } from '../pipeline/readPipeline';
-import type { Pipeline, PipelineFileReader, PipelineJob } from '../pipeline/model';
-import { pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
-import { asPipelineScenario, presetPipelineScenarios } from '../pipeline/scenarios';
+import { accessMap, rowsByJob, type AccessMapInput, type JobAccess, type KeptRows, type MappedAgent } from './accessMap';
+import { readPipelineReusing, type ReadingMemo, type ReusedJob } from './readPipeline';
+import type { Pipeline, PipelineFileReader, PipelineJob } from './model';
+import { pipelineDiagnostics } from './pipelineDiagnostics';
+import { asPipelineScenario, presetPipelineScenarios } from './scenarios';
 import type { JobScenario } from '../access/scenarios';
 import { childPipelineAccess } from './childPipelines';
-import type { ProjectSettings } from './settings';
+import type { ProjectSettings } from '../settings/projectSettings';
 
 export interface PipelineAccessInput {
   /** The text of `.gitlab-ci.yml` (as the editor holds it, or as read from disk). */

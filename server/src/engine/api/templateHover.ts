@@ -1,6 +1,6 @@
 import { managedEntries, PLACEHOLDER_AGENT_ID, PLACEHOLDER_PROJECT_ID, templateRenderings } from '../crossFile/agentFiles';
 import { templateHover, type TemplateHover } from '../template/templateHover';
-import { activeScenarios, type ProjectSettings } from './settings';
+import { activeScenarios, type ProjectSettings } from '../settings/projectSettings';
 import type { AgentSiblings } from './siblings';
 
 /**

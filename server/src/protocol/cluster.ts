@@ -76,7 +76,7 @@ export interface ClusterTargetParams {
   readonly cluster: ClusterTarget | null;
 }
 
-/** Every custom notification, method → params, typed like the requests (server/src/protocol.ts CustomRequests). */
+/** Every custom notification, method → params, typed like the requests (protocol/index.ts CustomRequests). */
 export interface CustomNotifications {
   [WORKSPACE_TRUST_NOTIFICATION]: WorkspaceTrustParams;
   [CLUSTER_TARGET_NOTIFICATION]: ClusterTargetParams;

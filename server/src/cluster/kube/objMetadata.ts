@@ -3,7 +3,7 @@
  * left out (the API server does not treat versions as different objects). RBAC kinds may have `:` in
  * their names, stored as `__`.
  */
-import type { ObjectRef } from '../kube/objectRef';
+import type { ObjectRef } from './objectRef';
 
 /** An object as an inventory tracks it: no version. */
 export type InventoryRef = Omit<ObjectRef, 'version'>;

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE_NAMES } from '../engine/files';
+import { CONFIG_FILE_NAMES } from '../engine/api';
 
 /** An agent's directory: its `config.yaml` (null when absent) and the files GitLab would not read as one. */
 export interface AgentDirectory {

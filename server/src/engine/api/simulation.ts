@@ -1,11 +1,11 @@
 import { kubeContextName } from '../access/identity';
-import { honouredEntries, type AccessEntry, type CiAccessModel } from '../access/model';
+import { allEntries, honouredEntries, type AccessEntry, type CiAccessModel } from '../access/model';
 import type { RuleCheckContext } from '../access/ruleDiagnostics';
 import { scenarioForEntry, type JobScenario } from '../access/scenarios';
 import { simulateAccess, viaLabel, type AccessOutcome } from '../access/simulate';
-import { NEWEST_GITLAB_VERSION } from '../config/gitlabVersions';
+import { NEWEST_GITLAB_VERSION } from '../gitlab/gitlabVersions';
 import { nodeAtPath, nodeSpan } from '../yaml/yamlDocument';
-import type { ParsedAgentConfig } from './siblings';
+import type { ParsedAgentConfig } from './agentConfig';
 
 export interface EntrySimulation {
   readonly entry: AccessEntry;
@@ -61,7 +61,7 @@ export interface SimulationTable {
 export function simulateEntries(model: CiAccessModel, context: RuleCheckContext): ConfigSimulation {
   // The entries the chosen release reads (docs/gitlab-behaviour.md#top-level-keys-and-list-limits): later ones get no row, as GitLab ignores them.
   const read = honouredEntries(model, context.options.gitlabVersion ?? NEWEST_GITLAB_VERSION);
-  const entries = [...read.projects, ...read.groups, ...(read.instance ? [read.instance] : [])].map((entry) =>
+  const entries = allEntries(read).map((entry) =>
     lazyEntry(entry, () => context.scenarios.map((scenario) => ({ scenario, outcome: simulateAccess(model, context.agent, scenarioForEntry(scenario, entry, context.defaultBranch), context.options) }))),
   );
   return { context, model, entries };

@@ -8,11 +8,11 @@
  */
 import type { JobScenario } from '../access/scenarios';
 import type { EngineDiagnostic } from '../diagnostics';
-import { accessMap, type AccessMapInput, type JobAccess } from '../pipeline/accessMap';
-import { yamlVariables } from '../pipeline/jobVariables';
-import type { ChildPipeline, Pipeline, PipelineFileReader, PipelineJob } from '../pipeline/model';
-import { once, pipelineDiagnostics } from '../pipeline/pipelineDiagnostics';
-import { readPipeline } from '../pipeline/readPipeline';
+import { accessMap, type AccessMapInput, type JobAccess } from './accessMap';
+import { yamlVariables } from './jobVariables';
+import type { ChildPipeline, Pipeline, PipelineFileReader, PipelineJob } from './model';
+import { once, pipelineDiagnostics } from './pipelineDiagnostics';
+import { readPipeline } from './readPipeline';
 
 /** Parent and child pipelines have at most two levels of child pipelines (https://docs.gitlab.com/ci/pipelines/downstream_pipelines/). */
 const MAX_CHILD_DEPTH = 2;

@@ -1,8 +1,8 @@
 import type { RuleCheckContext } from '../access/ruleDiagnostics';
 import { presetScenarios, readJobScenarios, type JobScenario } from '../access/scenarios';
 import type { NoRuleMatchBehaviour } from '../access/rules';
-import { isCompatibilityTarget, type CompatibilityTarget } from '../config/compatibilityTarget';
-import { isGitlabVersion, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../config/gitlabVersions';
+import { isCompatibilityTarget, type CompatibilityTarget } from '../gitlab/compatibilityTarget';
+import { isGitlabVersion, NEWEST_GITLAB_VERSION, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { isSecurityLintCode } from '../config/securityLints';
 import type { OverlongNamespacePolicy } from '../vars/namespace';
 

@@ -63,7 +63,7 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   target: 'proposal',
-  // engine/config/gitlabVersions.ts NEWEST_GITLAB_VERSION (a unit test keeps them equal).
+  // engine/gitlab/gitlabVersions.ts NEWEST_GITLAB_VERSION (a unit test keeps them equal).
   gitlabVersion: '19.5',
   disabledLints: [],
   defaultBranch: 'main',
@@ -256,4 +256,4 @@ export interface CustomRequests {
 }
 
 /** The cluster commands (workspace/executeCommand): ids, arguments and results, defined in one module. */
-export * from './lsp/cluster/protocol';
+export * from './cluster';

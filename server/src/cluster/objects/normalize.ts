@@ -4,7 +4,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { isRecord } from '../../engine/data';
+import { isRecord } from '../../engine/api';
 
 const NOISY_METADATA = ['managedFields', 'resourceVersion', 'uid', 'creationTimestamp', 'generation', 'selfLink'];
 

@@ -1,14 +1,12 @@
-import type { CiAccessModel } from '../access/model';
-import { readCiAccess } from '../access/model';
 import { proposalOnlyDiagnostic } from '../access/proposalOnly';
 import { finalizeDiagnostics, partDiagnostics, wholeFileDiagnostics, type ValidateOptions } from '../config/validateAgentConfig';
-import { parseYaml, type ParsedYaml } from '../yaml/yamlDocument';
 import { configCrossFileDiagnostics, templateCrossFileDiagnostics } from '../crossFile/agentFiles';
 import type { EngineDiagnostic } from '../diagnostics';
 import { classifyPath, ignoredSpellingDiagnostic } from '../files';
 import { isRenderable, validateEnvironmentTemplate } from '../template/diagnostics/validateEnvironmentTemplate';
 import { decodeUtf8, invalidUtf8Diagnostic } from '../text/utf8';
-import { activeScenarios, scenarioContext, UNNAMED_AGENT, type ProjectSettings } from './settings';
+import { readAgentConfig, type ParsedAgentConfig } from './agentConfig';
+import { activeScenarios, scenarioContext, UNNAMED_AGENT, type ProjectSettings } from '../settings/projectSettings';
 import type { AgentSiblings } from './siblings';
 
 /** One file as a face hands it over. */
@@ -16,20 +14,31 @@ export interface AgentFile {
   /** Path or URI path: decides whether it is a config or a template, and the agent's name. */
   readonly path: string;
   /**
-   * Bytes as read from disk (checked for UTF-8, as GitLab's YAML reader requires), the text, or a
-   * function that gives the text an editor holds: called only when a check needs the whole text,
-   * which a config with its editor's incremental model does not (a big file's keystroke joins nothing).
+   * Bytes as read from disk (checked for UTF-8, as GitLab's YAML reader requires), the same bytes
+   * already decoded by `decodeAgentFile`, the text, or a function that gives the text an editor
+   * holds: called only when a check needs the whole text, which a config with its editor's
+   * incremental model does not (a big file's keystroke joins nothing).
    */
-  readonly content: string | Uint8Array | (() => string);
+  readonly content: string | Uint8Array | DecodedAgentFile | (() => string);
+}
+
+/** A file's bytes decoded once: the text every check and report reads, and the problem when they are not UTF-8. */
+export interface DecodedAgentFile {
+  readonly text: string;
+  readonly encodingProblem: EngineDiagnostic | null;
+}
+
+/** Decodes a file's bytes as GitLab reads them (UTF-8 only). */
+export function decodeAgentFile(bytes: Uint8Array): DecodedAgentFile {
+  const decoded = decodeUtf8(bytes);
+  return { text: decoded.text, encodingProblem: invalidUtf8Diagnostic(decoded, bytes) };
 }
 
 /**
  * A config's text already parsed, and how its own checks run. By default they run on the whole
  * file; the editor passes its incremental model, which gives the same set from cached entries.
  */
-export interface ConfigModel {
-  readonly parsed: ParsedYaml;
-  readonly ciAccess: CiAccessModel;
+export interface ConfigModel extends ParsedAgentConfig {
   ownDiagnostics(options: ValidateOptions): EngineDiagnostic[];
 }
 
@@ -42,7 +51,7 @@ export interface ConfigModel {
  */
 export function checkAgentFile(file: AgentFile, settings: ProjectSettings, siblings: AgentSiblings, model?: ConfigModel): EngineDiagnostic[] {
   const { content } = file;
-  const decoded = content instanceof Uint8Array ? decodeBytes(content) : null;
+  const decoded = content instanceof Uint8Array ? decodeAgentFile(content) : typeof content === 'object' ? content : null;
   // An editor's text is asked for only if a check reads it (AgentFile.content).
   let text = decoded ? decoded.text : typeof content === 'string' ? content : undefined;
   const readText = () => (text ??= (content as () => string)());
@@ -53,7 +62,7 @@ export function checkAgentFile(file: AgentFile, settings: ProjectSettings, sibli
       : checkAgentConfig(model ?? wholeFileModel(readText()), kind.kind === 'agentConfig' ? kind.agentName : null, settings, siblings);
   const ignored = ignoredSpellingDiagnostic(file.path, readText);
   const all = ignored ? [ignored, ...found] : found;
-  const encoding = decoded?.encoding ?? null;
+  const encoding = decoded?.encodingProblem ?? null;
   const diagnostics = finalizeDiagnostics(encoding ? [encoding, ...all] : all);
   // The encoding is the first thing to fix: never cut by the cap on the number of problems.
   if (encoding && !diagnostics.includes(encoding)) diagnostics.unshift(encoding);
@@ -62,8 +71,8 @@ export function checkAgentFile(file: AgentFile, settings: ProjectSettings, sibli
 
 /** A config's model parsed whole (the command line's path, and the editor's before any edit). */
 export function wholeFileModel(text: string): ConfigModel {
-  const parsed = parseYaml(text);
-  return { parsed, ciAccess: readCiAccess(parsed.value), ownDiagnostics: (options) => [...partDiagnostics(parsed, options), ...wholeFileDiagnostics(parsed, options)] };
+  const config = readAgentConfig(text);
+  return { ...config, ownDiagnostics: (options) => [...partDiagnostics(config.parsed, options), ...wholeFileDiagnostics(config.parsed, options)] };
 }
 
 /** `agentName` null: a configuration outside an agent directory (no name check, no sibling). */
@@ -106,9 +115,4 @@ function checkEnvironmentTemplate(text: string, templateName: string, agentName:
     defaultBranch: settings.defaultBranch,
   });
   return [...own, ...together];
-}
-
-function decodeBytes(bytes: Uint8Array): { text: string; encoding: EngineDiagnostic | null } {
-  const decoded = decodeUtf8(bytes);
-  return { text: decoded.text, encoding: invalidUtf8Diagnostic(decoded, bytes) };
 }

@@ -1,6 +1,6 @@
 import { findVariableReferences } from '../vars/expand';
-import { lex } from './lexer';
-import type { Token } from './tokens';
+import { lex } from '../expr/lexer';
+import type { Token } from '../expr/tokens';
 
 /** Token types of the semantic-token legend, all standard LSP types. */
 export const SEMANTIC_TOKEN_TYPES = ['variable', 'operator', 'string', 'regexp', 'keyword'] as const;
