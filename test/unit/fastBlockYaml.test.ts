@@ -41,7 +41,7 @@ function yamlTexts(dir: string): { name: string; text: string }[] {
 }
 
 const fixtures = [...yamlTexts(path.join(root, 'test', 'fixtures')), ...yamlTexts(path.join(root, 'examples')), ...yamlTexts(path.join(root, 'docs')), { name: 'README.md', text: '' }];
-const readmeBlocks = [...readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m, k) => ({ name: `README.md#${k}`, text: m[1] }));
+const readmeBlocks = ['README.md', ...readdirSync(path.join(root, 'docs'), { recursive: true }).map(String).filter((f) => f.endsWith('.md')).sort().map((f) => path.join('docs', f)), 'CONTRIBUTING.md', 'ARCHITECTURE.md'].flatMap((file) => [...readFileSync(path.join(root, file), 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m, k) => ({ name: `${file}#${k}`, text: m[1] }))).filter((block) => !fixtures.some((f) => f.name === block.name));
 fixtures.push(...readmeBlocks);
 
 /** Agent configurations and templates that are valid YAML: the ones the fast reader must read itself (not decline). */
