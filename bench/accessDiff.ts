@@ -7,6 +7,7 @@ import { presetScenarios } from '../server/src/engine/access/scenarios';
 import { parseYaml } from '../server/src/engine/yaml/yamlDocument';
 import { accessDiff } from '../server/src/engine/diff';
 import { DEFAULT_PROJECT_SETTINGS } from '../server/src/engine/api';
+import { clearEngineCaches } from '../server/src/engine/cache';
 import { generateAgentConfig } from '../test/support/generateConfig';
 import { median } from './lib/stats';
 
@@ -26,6 +27,7 @@ const cases = {
 
 console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}`);
 for (const [name, after] of Object.entries(cases)) {
+  clearEngineCaches(); // each case from cold caches, as its own process would be
   const run = () => accessDiff({ before: { configs: { bench: { text: before } } }, after: { configs: { bench: { text: after } } }, settings, scenarios });
   run(); // warm-up
   const times: number[] = [];

@@ -2,7 +2,7 @@ import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkAgentFile, classifyPath, shownDiagnostics } from '../engine/api';
 import { sizeDiagnostic } from '../engine/api/editor';
-import { AgentSiblingFinder } from './agentSiblings';
+import type { AgentSiblingFinder } from './agentSiblings';
 import { toLspDiagnostic } from './convert';
 import type { DocumentModels } from './documentModels';
 import type { SettingsStore } from './settings';
@@ -72,7 +72,6 @@ export class DiagnosticsFeature {
   private readonly latestRun = new Map<string, number>();
   private runs = 0;
   /** config.yaml and its environment template are checked together: where each finds the other. */
-  private readonly siblings: AgentSiblingFinder;
   private readonly warmUp = new WarmUp();
 
   constructor(
@@ -80,8 +79,8 @@ export class DiagnosticsFeature {
     private readonly documents: TextDocuments<TextDocument>,
     private readonly settings: SettingsStore,
     private readonly models: DocumentModels,
+    private readonly siblings: AgentSiblingFinder,
   ) {
-    this.siblings = new AgentSiblingFinder(documents, models);
     // The warm-up (startWarmUp) gives way to the first real document for good.
     documents.onDidOpen(() => this.warmUp.stop());
     // A change (or closing a dirty document, which reverts to the file on disk) alters what the

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Connection, PublishDiagnosticsParams, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { AgentSiblingFinder } from '../../../server/src/lsp/agentSiblings';
 import { DiagnosticsFeature } from '../../../server/src/lsp/diagnostics';
 import { DocumentModels } from '../../../server/src/lsp/documentModels';
 import { EditedDocument } from '../../../server/src/lsp/editedDocument';
@@ -44,7 +45,8 @@ function fakeServer(document: ReadThenEdited) {
     console: { log: () => undefined, error: (message: string) => assert.fail(message) },
   } as unknown as Connection;
   const settings = { get: () => Promise.resolve(DEFAULT_SETTINGS) } as unknown as SettingsStore;
-  new DiagnosticsFeature(connection, documents, settings, new DocumentModels(documents));
+  const models = new DocumentModels(documents);
+  new DiagnosticsFeature(connection, documents, settings, models, new AgentSiblingFinder(documents, models));
   const change = () => changed.forEach((listener) => listener({ document }));
   return { change, published };
 }

@@ -3,6 +3,7 @@ import { INSTANCE_LEVEL_SETTING } from './crossTopLevel';
 import { matchEnvironment } from './environmentMatcher';
 import { honouredEntries, listIndex, type AccessEntry, type CiAccessModel, type EntryKind } from './model';
 import { ancestorGroups, topLevelNamespace } from './projectPath';
+import { BoundedCache } from '../cache';
 
 export type Via = 'project' | 'implicit' | 'group' | 'instance';
 
@@ -191,21 +192,16 @@ interface ProtectedBranchesOnlyRelease {
  * search of the version tables (a tenth of a cold rule check in the editor).
  */
 function protectedBranchesOnlyIn(version: GitlabVersion): ProtectedBranchesOnlyRelease {
-  let release = protectedBranchesOnlyReleases.get(version);
-  if (!release) {
-    if (protectedBranchesOnlyReleases.size >= REMEMBERED_RELEASES) protectedBranchesOnlyReleases.clear();
+  return protectedBranchesOnlyReleases.get(version, () => {
     const addedAfter = (kind: EntryKind) => keyAddedAfter(ciEntryPath(kind, 'protected_branches_only'), version);
-    release = {
+    return {
       addedAfter: { project: addedAfter('project'), group: addedAfter('group'), instance: addedAfter('instance') },
       withoutFlag: hasBehaviour('protectedBranchesOnlyWithoutFlag', version),
     };
-    protectedBranchesOnlyReleases.set(version, release);
-  }
-  return release;
+  });
 }
 
-const protectedBranchesOnlyReleases = new Map<GitlabVersion, ProtectedBranchesOnlyRelease>();
-const REMEMBERED_RELEASES = 256;
+const protectedBranchesOnlyReleases = new BoundedCache<GitlabVersion, ProtectedBranchesOnlyRelease>(256);
 
 function describeCandidate(c: Candidate): string {
   switch (c.via) {

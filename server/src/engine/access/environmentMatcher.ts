@@ -1,4 +1,5 @@
 import { UntrustedRegexp } from '../expr/regexp/re2';
+import { BoundedCache } from '../cache';
 
 export type EnvironmentMatch = { readonly matches: boolean; readonly problem?: string };
 
@@ -13,18 +14,9 @@ export function matchEnvironment(pattern: string, environment: string): Environm
   if (pattern.trim() === '') return NO_MATCH;
   if (pattern === environment) return MATCH;
   if (!pattern.includes('*')) return NO_MATCH;
-  let byEnvironment = wildcardMatches.get(pattern);
-  if (!byEnvironment) {
-    if (wildcardMatches.size >= REMEMBERED_PATTERNS) wildcardMatches.clear();
-    wildcardMatches.set(pattern, (byEnvironment = new Map()));
-  }
-  let result = byEnvironment.get(environment);
-  if (result === undefined) {
-    if (byEnvironment.size >= REMEMBERED_ENVIRONMENTS) byEnvironment.clear();
-    result = matchWildcard(pattern, environment);
-    byEnvironment.set(environment, result);
-  }
-  return result;
+  // NUL separates the two in the key: an environment name cannot hold one, and a pattern that does is not kept.
+  if (pattern.includes('\0')) return matchWildcard(pattern, environment);
+  return wildcardMatches.get(`${pattern}\0${environment}`, () => matchWildcard(pattern, environment));
 }
 
 const MATCH: EnvironmentMatch = { matches: true };
@@ -33,11 +25,9 @@ const NO_MATCH: EnvironmentMatch = { matches: false };
 /**
  * Wildcard results met lately: pattern → environment name → result. The checks match the same few
  * scenario environments against every entry's patterns, which are mostly the same few (`review/*`);
- * compiling and running RE2 each time was about a tenth of a cold rule check. Bounded both ways.
+ * compiling and running RE2 each time was about a tenth of a cold rule check.
  */
-const wildcardMatches = new Map<string, Map<string, EnvironmentMatch>>();
-const REMEMBERED_PATTERNS = 256;
-const REMEMBERED_ENVIRONMENTS = 64;
+const wildcardMatches = new BoundedCache<string, EnvironmentMatch>(16_384);
 
 function matchWildcard(pattern: string, environment: string): EnvironmentMatch {
   const plain = plainWildcardMatch(pattern, environment);

@@ -1,6 +1,7 @@
 import type { EnvironmentTier } from '../vars/environment-tier';
 import type { Scenario } from '../vars/scenario';
 import type { AccessEntry, Building } from './model';
+import { BoundedCache } from '../cache';
 
 /**
  * A CI job situation without a project: the editor applies it to every `ci_access` entry (the
@@ -32,17 +33,10 @@ export interface JobScenario {
  * validation of a document.
  */
 export function presetScenarios(defaultBranch: string): JobScenario[] {
-  let presets = presetsByDefaultBranch.get(defaultBranch);
-  if (!presets) {
-    if (presetsByDefaultBranch.size >= REMEMBERED_DEFAULT_BRANCHES) presetsByDefaultBranch.clear();
-    presets = presetScenariosFor(defaultBranch).map((scenario) => Object.freeze(scenario));
-    presetsByDefaultBranch.set(defaultBranch, presets);
-  }
-  return [...presets];
+  return [...presetsByDefaultBranch.get(defaultBranch, () => presetScenariosFor(defaultBranch).map((scenario) => Object.freeze(scenario)))];
 }
 
-const presetsByDefaultBranch = new Map<string, readonly JobScenario[]>();
-const REMEMBERED_DEFAULT_BRANCHES = 16;
+const presetsByDefaultBranch = new BoundedCache<string, readonly JobScenario[]>(16);
 
 function presetScenariosFor(defaultBranch: string): JobScenario[] {
   return [

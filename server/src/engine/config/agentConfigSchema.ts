@@ -4,6 +4,7 @@ import type { CompatibilityTarget } from '../gitlab/compatibilityTarget';
 import { NEWEST_GITLAB_VERSION, type GitlabVersion } from '../gitlab/gitlabVersions';
 import { PRECOMPILED_VALIDATORS } from './precompiledValidators';
 import { agentConfigSchemaFor } from './versionedSchema';
+import { BoundedCache, resetWithEngineCaches } from '../cache';
 
 /** `x-failsLater`: the form the agent needs, what the value is not, and what happens (schemas/src/build-agent-config-schema.mjs). */
 export interface FailsLater {
@@ -22,7 +23,7 @@ export const agentConfigSchema: Record<string, unknown> = schema;
  */
 const ANNOTATIONS = ['markdownDescription', 'deprecationMessage', 'x-since', 'x-format', 'x-entryLimit', 'x-oneof', 'errorMessage', 'patternErrorMessage'];
 
-const compiled = new Map<string, ValidateFunction>();
+const compiled = new BoundedCache<string, ValidateFunction>(256);
 
 /**
  * The compiled validator for a compatibility target and a GitLab version (docs/gitlab-behaviour.md#gitlab-versions),
@@ -34,16 +35,13 @@ export function agentConfigValidator(target: CompatibilityTarget, version: Gitla
   // Asked once per entry checked, nearly always for the same pair: the key string and its lookups cost more than the answer.
   if (lastAsked?.target === target && lastAsked.version === version) return lastAsked.validate;
   const cacheKey = validatorKey(target, version);
-  let validate = compiled.get(cacheKey) ?? PRECOMPILED_VALIDATORS[cacheKey];
-  if (!validate) {
-    validate = agentConfigAjv(target).compile(agentConfigSchemaFor(version));
-    compiled.set(cacheKey, validate);
-  }
+  const validate = PRECOMPILED_VALIDATORS[cacheKey] ?? compiled.get(cacheKey, () => agentConfigAjv(target).compile(agentConfigSchemaFor(version)));
   lastAsked = { target, version, validate };
   return validate;
 }
 
 let lastAsked: { readonly target: CompatibilityTarget; readonly version: GitlabVersion; readonly validate: ValidateFunction } | null = null;
+resetWithEngineCaches(() => (lastAsked = null));
 
 /** The key of a validator in the cache and in the precompiled set. */
 export function validatorKey(target: CompatibilityTarget, version: GitlabVersion): string {

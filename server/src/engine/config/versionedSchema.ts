@@ -2,6 +2,7 @@ import baseSchema from '../../../../schemas/agent-config.schema.json';
 import { authorizedEntityLimit, hasBehaviour, keyStatus, MAX_AUTHORIZED_ENTITIES, NEWEST_GITLAB_VERSION, VERSIONED_KEYS, type GitlabVersion, type VersionedKey } from '../gitlab/gitlabVersions';
 import { LEGACY_SCHEMAS } from './legacySchemas';
 import type { SchemaNode } from './schemaNode';
+import { BoundedCache } from '../cache';
 
 /** What a key absent from a version carries in that version's schema (validation fails on it; completion skips it). */
 export interface NotYetMarker {
@@ -15,7 +16,7 @@ export interface DeprecatedMarker {
   readonly message: string;
 }
 
-const cache = new Map<GitlabVersion, SchemaNode>();
+const schemas = new BoundedCache<GitlabVersion, SchemaNode>(256);
 
 /**
  * The agent configuration schema as GitLab `version` reads it (docs/gitlab-behaviour.md#gitlab-versions):
@@ -24,9 +25,11 @@ const cache = new Map<GitlabVersion, SchemaNode>();
  * their removal), and `x-removed` keys say in which release they went. Built once per version.
  */
 export function agentConfigSchemaFor(version: GitlabVersion = NEWEST_GITLAB_VERSION): SchemaNode {
-  let schema = cache.get(version);
-  if (schema) return schema;
-  schema = structuredClone(baseSchema) as SchemaNode;
+  return schemas.get(version, buildSchemaFor);
+}
+
+function buildSchemaFor(version: GitlabVersion): SchemaNode {
+  const schema = structuredClone(baseSchema) as SchemaNode;
   for (const key of VERSIONED_KEYS) for (const path of key.paths) applyKey(schema, path, key, version);
   const limit = authorizedEntityLimit(version);
   if (limit !== MAX_AUTHORIZED_ENTITIES) {
@@ -47,7 +50,6 @@ export function agentConfigSchemaFor(version: GitlabVersion = NEWEST_GITLAB_VERS
     const userAccess = propertiesOf(schema)?.user_access;
     if (userAccess && !userAccess['x-notYet']) userAccess.required = ['access_as'];
   }
-  cache.set(version, schema);
   return schema;
 }
 

@@ -5,6 +5,7 @@
  * Validation (through the versioned schema), completion, hover and the `rules:if` dialect all read
  * this table; nothing else in the engine spells a version.
  */
+import { BoundedCache } from '../cache';
 
 /** A GitLab release `major.minor`, as the setting `gitlabAgentConfig.gitlabVersion` and `--gitlab-version` take it. */
 export type GitlabVersion = string;
@@ -35,17 +36,13 @@ export function compareVersions(a: GitlabVersion, b: GitlabVersion): number {
 }
 
 /** Versions read so far (the checks compare versions for every entry of a file: splitting each time showed in profiles). */
-const readVersions = new Map<GitlabVersion, readonly [number, number]>();
+const readVersions = new BoundedCache<GitlabVersion, readonly [number, number]>(256);
 
 function versionNumbers(version: GitlabVersion): readonly [number, number] {
-  let numbers = readVersions.get(version);
-  if (!numbers) {
+  return readVersions.get(version, () => {
     const [major, minor] = version.split('.').map(Number);
-    numbers = [major, minor];
-    // Bounded: a version comes from settings and command lines, and a caller could pass anything.
-    if (readVersions.size < 256) readVersions.set(version, numbers);
-  }
-  return numbers;
+    return [major, minor];
+  });
 }
 
 /** True when `version` is `since` or newer. */

@@ -1,6 +1,7 @@
 import { findVariableReferences } from '../vars/expand';
 import { lex } from '../expr/lexer';
 import type { Token } from '../expr/tokens';
+import { BoundedCache } from '../cache';
 
 /** Token types of the semantic-token legend, all standard LSP types. */
 export const SEMANTIC_TOKEN_TYPES = ['variable', 'operator', 'string', 'regexp', 'keyword'] as const;
@@ -20,22 +21,15 @@ export interface SemanticSpan {
  * to the first token GitLab cannot read.
  */
 export function expressionSemanticSpans(expression: string): readonly SemanticSpan[] {
-  let spans = memo.get(expression);
-  if (!spans) {
-    // With `!` (GitLab 18.11+): colouring does not depend on the chosen release; the checks report a `!` an older one lacks.
-    spans = lex(expression, { unaryNot: true }).tokens.flatMap(spansOfToken);
-    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-    memo.set(expression, spans);
-  }
-  return spans;
+  // With `!` (GitLab 18.11+): colouring does not depend on the chosen release; the checks report a `!` an older one lacks.
+  return memo.get(expression, () => lex(expression, { unaryNot: true }).tokens.flatMap(spansOfToken));
 }
 
 /**
  * Spans per expression text: a full semantic-tokens request after each keystroke re-reads every
  * expression of the file, and all but the edited one are unchanged (and many repeat across entries).
  */
-const memo = new Map<string, readonly SemanticSpan[]>();
-const MEMO_SIZE = 20_000;
+const memo = new BoundedCache<string, readonly SemanticSpan[]>(20_000);
 
 function spansOfToken(token: Token): SemanticSpan[] {
   const start = token.range.start;

@@ -16,6 +16,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import { composeYaml, MAX_YAML_DEPTH, TOO_DEEP_MESSAGE } from '../yaml/boundedYaml';
 import type { YamlOptions } from '../yaml/composedYaml';
+import { BoundedCache } from '../cache';
 
 /** Where a value is: file and [start, end) offsets in it. */
 export interface Loc {
@@ -190,31 +191,19 @@ function topLevelBlocks(text: string): Block[] | null {
   return starts.map((start, i) => ({ start, text: text.slice(start, i + 1 < starts.length ? starts[i + 1] : text.length) }));
 }
 
-/** Parsed entries by their text, shared by every file (documents are read, never changed). */
-const blockCache = new Map<string, Document.Parsed | null>();
-let blockCacheChars = 0;
-/** Texts kept at most (their parsed documents take some tens of times more memory). */
-const BLOCK_CACHE_CHARS = 2_000_000;
+/**
+ * Parsed entries by their text, shared by every file (documents are read, never changed), bounded
+ * by the characters of the texts kept (their parsed documents take some tens of times more memory).
+ */
+const blockCache = new BoundedCache<string, Document.Parsed | null>(2_000_000, (block) => block.length);
 
 /** One entry parsed on its own; null when it does not parse cleanly as a one-key mapping. */
 function parseBlock(block: string): Document.Parsed | null {
-  const cached = blockCache.get(block);
-  if (cached !== undefined) {
-    blockCache.delete(block);
-    blockCache.set(block, cached);
-    return cached;
-  }
-  const composed = composeYaml(block, YAML_OPTIONS);
-  const doc = composed.ok && composed.docs.length === 1 ? composed.docs[0] : null;
-  const clean = doc && doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.length === 1 && isScalar(doc.contents.items[0].key) ? doc : null;
-  blockCache.set(block, clean);
-  blockCacheChars += block.length;
-  while (blockCacheChars > BLOCK_CACHE_CHARS && blockCache.size > 0) {
-    const oldest = blockCache.keys().next().value!;
-    blockCache.delete(oldest);
-    blockCacheChars -= oldest.length;
-  }
-  return clean;
+  return blockCache.get(block, () => {
+    const composed = composeYaml(block, YAML_OPTIONS);
+    const doc = composed.ok && composed.docs.length === 1 ? composed.docs[0] : null;
+    return doc && doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.length === 1 && isScalar(doc.contents.items[0].key) ? doc : null;
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { guessEnvironmentTier, type EnvironmentTier } from './environment-tier';
 import { predefinedVariable, type VariableAvailability } from './predefined';
 import { environmentSlug, projectPathSlug, slugify, slugifyRef } from './slug';
+import { BoundedCache } from '../cache';
 
 /**
  * A CI situation to simulate: which project, which ref, which environment. Everything GitLab would derive
@@ -271,28 +272,21 @@ function sourceProjectPath(path: string, kind: MergeRequestKind): string {
  * The predefined `CI_PROJECT_*` variables of a project, with `CI_MERGE_REQUEST_PROJECT_PATH` and
  * `CI_MERGE_REQUEST_SOURCE_PROJECT_PATH` in a merge request. The maps of recent projects are kept (read-only): the checks ask for the project
  * of each entry in each scenario in turn, and the simulations of a file for a few more. (With only
- * the last project kept, the asks of two interleaved callers made new maps nearly every time: 5.6
- * of 197 MiB allocated by bench/cli.ts's batch.)
+ * the last project kept, the asks of two interleaved callers made new maps nearly every time.)
  */
 function projectNamingValues(path: string, mergeRequest: MergeRequestKind): ReadonlyMap<string, string> {
-  let known = namingByPath.get(path);
-  if (!known) {
-    known = new Map();
-    if (namingByPath.size >= REMEMBERED_PROJECTS) namingByPath.clear();
-    namingByPath.set(path, known);
-  }
+  const known = namingByPath.get(path, () => new Map());
   let naming = known.get(mergeRequest);
   if (!naming) known.set(mergeRequest, (naming = new ProjectNaming(path, mergeRequest)));
   return naming;
 }
 
-const namingByPath = new Map<string, Map<MergeRequestKind, ProjectNaming>>();
-const REMEMBERED_PROJECTS = 256;
+const namingByPath = new BoundedCache<string, Map<MergeRequestKind, ProjectNaming>>(256);
 
 /**
  * The naming values of one project, derived only when one is read: the namespace checks ask for
  * the variables of every entry's project, and most namespaces and rules read none of these
- * (deriving them all, slug included, was 7 of the namespace checks' 30 ms at a first open of 128 KiB).
+ * (deriving them all, slug included, was a large part of the namespace checks at a first open).
  */
 class ProjectNaming extends LookupFirstValues {
   constructor(

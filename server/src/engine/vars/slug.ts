@@ -1,4 +1,5 @@
 import { sha256Base36Suffix } from './hash-suffix';
+import { BoundedCache } from '../cache';
 
 // Ruby strings index by character (code point); the `u` flag makes JavaScript replace an astral character
 // (one Ruby character, two UTF-16 units) with one dash, as Ruby does.
@@ -39,22 +40,15 @@ export const ENVIRONMENT_SLUG_MAX_LENGTH = 24;
  *    there, and a 6-character suffix from the SHA-256 of the original name; else drop one trailing `-`.
  */
 export function environmentSlug(name: string): string {
-  let slug = environmentSlugs.get(name);
-  if (slug === undefined) {
-    if (environmentSlugs.size >= REMEMBERED_SLUGS) environmentSlugs.clear();
-    slug = generateEnvironmentSlug(name);
-    environmentSlugs.set(name, slug);
-  }
-  return slug;
+  return environmentSlugs.get(name, generateEnvironmentSlug);
 }
 
 /**
  * Slugs of the environment names met lately. The checks simulate the same few environments (the
  * scenarios') for every `ci_access` entry of every file, and the slug of a name that has to change
- * (`review/feature-login`) takes a SHA-256: 1-2 % of an `agentcfg validate` batch before.
+ * (`review/feature-login`) takes a SHA-256.
  */
-const environmentSlugs = new Map<string, string>();
-const REMEMBERED_SLUGS = 256;
+const environmentSlugs = new BoundedCache<string, string>(256);
 
 function generateEnvironmentSlug(name: string): string {
   let slug = name.toLowerCase().replace(NOT_SLUG_CHAR, '-');

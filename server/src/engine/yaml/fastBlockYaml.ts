@@ -24,6 +24,7 @@
 import { Composer, Document, isScalar, Pair, Scalar, YAMLSeq, type Node, type Schema, type YAMLMap } from 'yaml';
 import { duplicateKeysOfMap, type ComposedYaml, type DuplicateKey, type YamlOptions } from './composedYaml';
 import { collectionNode, documentNode, pairNode, scalarNode } from './typedNodes';
+import { BoundedCache, resetWithEngineCaches } from '../cache';
 
 /** Nesting at which this reader gives up (the library path applies the real bound, MAX_YAML_DEPTH = 64). */
 const FAST_MAX_DEPTH = 56;
@@ -711,8 +712,7 @@ class FastReader {
  * tags. `fastPathApplies` admits only options that make the same YAML 1.1 schema, whose tags are
  * the library's module constants, so one lookup serves every document: the keys (`id`,
  * `default_namespace`, `rules`, `if`…) and many values come back in every file of a batch, and
- * finding a text's tag tries the regular expressions of the schema's tags one by one (≈ 25 ms of
- * the 1,250 files of bench/cli.ts when each document had its own lookup).
+ * finding a text's tag tries the regular expressions of the schema's tags one by one.
  */
 interface PlainTags {
   readonly schemaTags: readonly ScalarTag[];
@@ -722,10 +722,9 @@ interface PlainTags {
 
 /**
  * What every document the reader starts with the same options shares: the composer's directives
- * and the document's options and schema, made once by the library's own constructors. A Composer,
- * a Document and its Schema for each document were ≈ 50 of the 1,790 ms of a CPU profile of
- * bench/cli.ts's batch (1,250 files, a document each, and the templates' rendered outputs); a
- * document is now a copy of these. The library reads a schema and never changes it (it builds
+ * and the document's options and schema, made once by the library's own constructors (a Composer,
+ * a Document and its Schema for each document of a batch of small files showed in its profile); a
+ * document is a copy of these. The library reads a schema and never changes it (it builds
  * its tags when it is made), so documents may share one, as `new Document(…, { schema })` does.
  */
 interface DocumentStart {
@@ -737,7 +736,7 @@ interface DocumentStart {
 }
 
 /** By the options' keys and values (fastPathApplies admits four keys, so there are few). */
-const documentStarts = new Map<string, DocumentStart>();
+const documentStarts = new BoundedCache<string, DocumentStart>(64);
 /** By the options object: callers pass the same constant for document after document. */
 const documentStartsByObject = new WeakMap<YamlOptions, DocumentStart>();
 
@@ -747,28 +746,31 @@ function documentStartFor(options: YamlOptions): DocumentStart {
   const key = Object.entries(options)
     .map(([name, value]) => `${name}=${String(value)}`)
     .join('&');
-  let start = documentStarts.get(key);
-  if (!start) {
+  const start = documentStarts.get(key, () => {
     const composer = new Composer({ ...options, logLevel: 'error' }) as unknown as { directives: DocumentStart['directives']; options: YamlOptions };
     const doc = new Document(undefined, Object.assign({ _directives: composer.directives }, composer.options)) as unknown as Document.Parsed;
     const schema = doc.schema as Schema;
-    start = {
+    return {
       directives: composer.directives,
       options: doc.options as unknown as Record<string, unknown>,
       schema,
       plainTags: plainTagsFor(schema.tags as unknown as ScalarTag[]),
       stringTag: (schema as unknown as Record<symbol, ScalarTag>)[SCALAR_TAG],
     };
-    documentStarts.set(key, start);
-  }
+  });
   documentStartsByObject.set(options, start);
   return start;
 }
 
-/** Texts remembered per position (keys, values): the lookup starts again when it holds this many. */
+/**
+ * Texts remembered per position (keys, values): the lookup starts again when it holds this many.
+ * It runs for every plain scalar, the reader's hottest path, so it is not a BoundedCache: keeping
+ * recency there would cost a delete and a set per scalar.
+ */
 const REMEMBERED_PLAIN_TAGS = 4096;
 
 let lastPlainTags: PlainTags | null = null;
+resetWithEngineCaches(() => (lastPlainTags = null));
 
 function plainTagsFor(schemaTags: readonly ScalarTag[]): PlainTags {
   const last = lastPlainTags;

@@ -4,8 +4,7 @@ import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from
  * Nodes of the `yaml` library's classes, made without the library's constructors, for the fast
  * reader and the incremental model. Those constructors give every node its type (a symbol the
  * library's `isScalar`, `isMap`... read) with `Object.defineProperty`, which made node building the
- * largest single cost of reading a big file (Scalar, Pair and Collection constructors: 71 ms self
- * of a 635 ms profiled first open at 5,000 entries). Here the type sits once on a prototype per
+ * largest single cost of reading a big file. Here the type sits once on a prototype per
  * class, under the library's own prototype: the predicates find it through the prototype chain,
  * and a node is still of the library's class (`constructor`, `instanceof`, its methods, `clone`),
  * with the same own fields. The symbols are `Symbol.for` names, the library's way of recognising
@@ -41,8 +40,7 @@ export function pairNode(key: Node, value: Node | null): Pair<Node, Node | null>
 /**
  * `new YAMLMap(schema)` or `new YAMLSeq(schema)`. The library defines `schema` on each collection,
  * not enumerable; here it sits, not enumerable and writable, on a prototype per schema (one
- * `Object.defineProperty` per collection was 22 of 1,085 ms of a CPU profile of bench/cli.ts's
- * batch). Reading `node.schema` gives the same; `Object.keys` and the data do not show it either way.
+ * `Object.defineProperty` per collection showed in profiles of a batch). Reading `node.schema` gives the same; `Object.keys` and the data do not show it either way.
  */
 export function collectionNode(seq: true, schema?: Schema): YAMLSeq;
 export function collectionNode(seq: false, schema?: Schema): YAMLMap;

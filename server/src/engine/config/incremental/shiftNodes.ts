@@ -88,7 +88,7 @@ const LAZY_ITEMS: PropertyDescriptor = {
 };
 
 /** One prototype per node class (YAMLMap, YAMLSeq): the class's own, with `items` as {@link LAZY_ITEMS}. */
-const lazyPrototypes = new Map<object, object>();
+const lazyPrototypes = new WeakMap<object, object>();
 
 /**
  * A copy of a collection (a list entry's tree, already at its place in the document) whose inner

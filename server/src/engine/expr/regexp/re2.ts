@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { BoundedCache } from '../../cache';
 
 /**
  * A compiled RE2 regular expression: the counterpart of `Gitlab::UntrustedRegexp` (docs/gitlab-behaviour.md#expression-regular-expressions).
@@ -26,22 +27,13 @@ export class UntrustedRegexp {
    */
   static compile(pattern: string, flags: string): Re2CompileResult {
     const source = flags ? `(?${flags})${pattern}` : pattern;
-    const cached = cache.get(source);
-    if (cached) {
-      // Refresh recency: Map iteration order is insertion order, so re-insert to keep it LRU.
-      cache.delete(source);
-      cache.set(source, cached);
-      return cached;
-    }
-    let result: Re2CompileResult;
-    try {
-      result = { ok: true, regexp: new UntrustedRegexp(source, pattern, flags, RE2JS.compile(source)) };
-    } catch (e) {
-      result = { ok: false, message: e instanceof Error ? e.message : String(e) };
-    }
-    cache.set(source, result);
-    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    return result;
+    return cache.get(source, (): Re2CompileResult => {
+      try {
+        return { ok: true, regexp: new UntrustedRegexp(source, pattern, flags, RE2JS.compile(source)) };
+      } catch (e) {
+        return { ok: false, message: e instanceof Error ? e.message : String(e) };
+      }
+    });
   }
 
   /**
@@ -65,5 +57,4 @@ export type Re2CompileResult =
 
 // GitLab memoizes compiled patterns per request; a bounded cache keeps simulations over thousands of
 // scenarios from recompiling the same handful of patterns.
-const CACHE_LIMIT = 1000;
-const cache = new Map<string, Re2CompileResult>();
+const cache = new BoundedCache<string, Re2CompileResult>(1000);

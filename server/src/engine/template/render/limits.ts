@@ -59,8 +59,7 @@ export class RenderBudget {
 /**
  * `1000000` as `1,000,000`, without `toLocaleString`: these messages are built when the module
  * loads, and the first locale-aware call makes Node load ICU's locale data, about 7 MiB of resident
- * memory in every language server and CLI process that never renders a template (issue 16, memory at
- * 10 entries).
+ * memory in every language server and CLI process that never renders a template.
  */
 function withThousandsSeparators(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
