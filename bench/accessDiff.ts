@@ -1,4 +1,4 @@
-// Benchmark (not a test): the access diff (issue 13) of two 5,000-entry configurations over 20
+// Benchmark (not a test): the access diff of two 5,000-entry configurations over 20
 // scenarios — a one-line change, and a change to every entry — parsing of both versions included.
 // The target is under 1 s. Run: node --import tsx bench/accessDiff.ts
 import os from 'node:os';

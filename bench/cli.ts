@@ -1,4 +1,4 @@
-// Benchmark (not a test): the CLI goals of issue 16, side by side with ajv-cli 5 (a devDependency,
+// Benchmark (not a test): the CLI's speed goals, side by side with ajv-cli 5 (a devDependency,
 // validating the same data as JSON against the same schema) in one run.
 // - `agentcfg validate` of one file, process start included, vs `ajv validate` of that file's JSON;
 // - a batch of 1,000 real-shaped configs (the examples varied, generated configs; 250 templates

@@ -32,16 +32,15 @@ const REQUESTS = { count: 60, budgetMs: 20_000 };
 /** Quiet time before each measured edit (longer than either server's debounce window). */
 const EDIT_PAUSE_MS = 300;
 /**
- * Bursts of typing (issue 16, "bursts defeat the debounce"): 10 keystrokes 30 ms apart (five
+ * Bursts of typing (the case a debounce serves worst): 10 keystrokes 30 ms apart (five
  * characters typed, then deleted), the time from the last one to its diagnostics; BURSTS of them.
  */
 const BURST = { keys: 10, gapMs: 30, count: 3 };
 /**
  * Cold first opens per server and file, each in a fresh process, alternating between the servers:
  * one cold open is one sample, which the shared 2-core machine moves by a third to a half from run
- * to run (128 KiB, ours: single opens from 96 to 248 ms within minutes; medians of 7 to 9 opens
- * of one build from 160 to 189 ms), so the row gives the median of 9. FIRST_OPENS=<n> sets it
- * (sizes without the peer: one).
+ * to run (even the median of several opens of one build moves), so the row gives the median of 9.
+ * FIRST_OPENS=<n> sets it (sizes without the peer: one).
  */
 const FIRST_OPENS = Math.max(1, Number(process.env.FIRST_OPENS ?? 9));
 
@@ -64,7 +63,7 @@ interface Figures {
   hover: number[];
   hoverAnswered: boolean;
   completion: number[] | null;
-  /** Completion requested right after a keystroke (issue 16): it waits for the keystroke's handling. */
+  /** Completion requested right after a keystroke: it waits for the keystroke's handling. */
   completionAfterKey: number[] | null;
   completionAnswered: boolean;
   peakRss: number;
@@ -111,7 +110,7 @@ const SERVERS = [
 
 /**
  * The sizes of the side-by-side table, then 20,000 and 50,000 entries for our server alone (the
- * goals of issue 16: an edit costs the size of the edit, memory under 700 MiB at 50,000).
+ * goals there: an edit costs the size of the edit, memory under 700 MiB at 50,000).
  * `EDITING_SIZES=10,128k,20000` picks some by label.
  */
 const allCases: (() => Case)[] = [
@@ -220,7 +219,7 @@ async function main(): Promise<void> {
       median(peer.burst),
     );
     console.log(
-      `note: burst ÷ single edit (ours): ${(median(ours.burst) / median(ours.edit)).toFixed(2)}× (issue 16 goal: within 1.5×); ours, ms, in the order run: bursts ${ours.burst.map((ms) => ms.toFixed(1)).join(" ")}, single edits ${ours.edit.map((ms) => ms.toFixed(1)).join(" ")}`,
+      `note: burst ÷ single edit (ours): ${(median(ours.burst) / median(ours.edit)).toFixed(2)}× (goal: within 1.5×); ours, ms, in the order run: bursts ${ours.burst.map((ms) => ms.toFixed(1)).join(" ")}, single edits ${ours.edit.map((ms) => ms.toFixed(1)).join(" ")}`,
     );
     row(
       `hover median (${c.peer ? `${ours.hover.length} / ${peer.hover.length}` : ours.hover.length} requests)`,

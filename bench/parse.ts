@@ -1,4 +1,4 @@
-// Benchmark (not a test): parsing an agent configuration (issue 16), the library's path and the
+// Benchmark (not a test): parsing an agent configuration, the library's path and the
 // fast block-YAML reader side by side in one run, on the generated configuration at several sizes.
 // `compose` is composeYaml alone; `parseYaml` adds conversion to data, duplicate-key and depth
 // checks and the line index, as every caller gets it. Medians of several runs, interleaved.

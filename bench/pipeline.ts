@@ -1,4 +1,4 @@
-// Benchmark (not a test): the pipeline access map (issue 12) — a .gitlab-ci.yml of 500 jobs (extends,
+// Benchmark (not a test): the pipeline access map — a .gitlab-ci.yml of 500 jobs (extends,
 // rules, environments, kubectl contexts) × 5 pipeline situations × 3 agents, built from scratch, and
 // again after an edit of one job (the editor re-maps on every edit). Prints figures, asserts none.
 // Run: node --import tsx bench/pipeline.ts

@@ -11,7 +11,7 @@ const benches = readdirSync(path.join(root, 'bench'))
   .filter((f) => f.endsWith('.ts'))
   .filter((f) => !only.length || only.some((o) => f.includes(o)))
   .sort();
-// kubectl built from the same Kubernetes release as the test control plane (issue 3), for the
+// kubectl built from the same Kubernetes release as the test control plane, for the
 // benchmarks that compare with `kubectl apply --server-side`.
 const { ensureBuilt } = await import('./lib/cluster-control.mjs');
 const built = await ensureBuilt();

@@ -60,10 +60,10 @@ const cliClusterCommandsExternal = {
 };
 
 /**
- * The agent-config schema validators compiled ahead of time (ajv standalone code, issue 16): the
+ * The agent-config schema validators compiled ahead of time (ajv standalone code): the
  * generator (server/src/build/standaloneValidators.ts) is bundled and run here, and its
  * output replaces precompiledValidators.ts (empty in the sources) in every bundle. A process then
- * loads the validator instead of compiling the schema at start (~50-250 ms).
+ * loads the validator instead of compiling the schema at start.
  */
 async function standaloneValidators() {
   const generator = await esbuild.build({ ...common, entryPoints: ['server/src/build/standaloneValidators.ts'], write: false, sourcemap: false, banner: {}, define: {}, logLevel: 'error' });
@@ -82,7 +82,7 @@ const precompiledValidators = {
 /**
  * `yaml` (2.x) reads `process.env.LOG_TOKENS` for every token its parser takes and
  * `process.env.LOG_STREAM` for every token its composer takes: each read asks the C++ side for the
- * environment (405,000 reads for a file of 5,000 entries, ~12 % of the parse). In the bundles both
+ * environment (405,000 reads for a file of 5,000 entries, a noticeable part of the parse). In the bundles both
  * are read once, when the module loads, as upstream could do; the build fails if the code it
  * rewrites is not found, so an upgrade of `yaml` is looked at again.
  */
@@ -104,10 +104,10 @@ const yamlEnvironmentOnce = {
  * Every bundle in ASCII. esbuild escapes non-ASCII characters in strings and regular expressions
  * but keeps them in the comments it preserves (class members, object properties: `→`, `—`), and
  * Node holds a script with a single non-ASCII character as a two-byte string: twice the memory of
- * the source (dist/server.js: 5.4 instead of 2.7 MB on the heap, 2.5 MiB of resident memory at
- * start, issue 16). `\\uXXXX` reads as the same character in a comment, a string, a template, a
- * regular expression and an identifier, so the rewrite changes no meaning; and those comments end
- * their lines, so no code moves and the source maps stay right.
+ * the source on the heap, and more resident memory from the start. `\\uXXXX` reads as the same
+ * character in a comment, a string, a template, a regular expression and an identifier, so the
+ * rewrite changes no meaning; and those comments end their lines, so no code moves and the source
+ * maps stay right.
  */
 const asciiOutput = {
   name: 'ascii-output',

@@ -4,9 +4,9 @@ import { spawnSync } from "node:child_process";
  * The same work on every machine, timed in a fresh Node process: a CPU loop (integer arithmetic, then
  * 300,000 small objects made and read) and the first touch of 64 MiB of new memory, one byte per
  * 4 KiB page. Printed beside the benchmarks' figures because the machines they run on are virtual
- * and shared: on one of them a fixed C loop took 197 ms, then 435 ms a minute later, and a page of
- * new memory cost 3 to 11 µs (under 1 µs is usual on bare metal). Goals given in milliseconds
- * (issue 16's ≤ 1 ms per config, ≤ 25 ms per edit) are read against this line; ratios to the peer
+ * and shared: on one of them a fixed C loop took twice as long a minute later, and a page of new
+ * memory cost three to ten times what it usually costs on bare metal. Goals given in milliseconds
+ * (≤ 1 ms per config, ≤ 25 ms per edit) are read against this line; ratios to the peer
  * are measured side by side and need it less.
  */
 const PACE_SCRIPT = `

@@ -1,5 +1,5 @@
 // What `npm start` writes into examples/.vscode/settings.json so that the first "Apply Environment"
-// on the example asks nothing but the confirmation (issue 14). test/e2e/firstMinute.test.ts starts
+// on the example asks nothing but the confirmation. test/e2e/firstMinute.test.ts starts
 // from exactly these settings, so the two cannot drift apart.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

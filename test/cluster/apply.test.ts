@@ -1,4 +1,4 @@
-// Apply of environment templates on the real control plane (issue 5, docs/gitlab-behaviour.md#managed-resources-flow): fresh apply, no-op
+// Apply of environment templates on the real control plane (docs/gitlab-behaviour.md#managed-resources-flow): fresh apply, no-op
 // re-apply (no writes, counted), prune after a template change, conflicts and force, refusals
 // before anything changes, Flux readiness (the test plays the kustomize-controller); the unattended
 // path (`--yes`: a plan without preview) sends no dry-run and still refuses what the guards refuse.

@@ -1,4 +1,4 @@
-// Deleting environment resources on the real control plane (issue 5, delete_resources: on_stop):
+// Deleting environment resources on the real control plane (delete_resources: on_stop):
 // exactly the inventory's objects in reverse order, then the inventory; idempotent (twice, after
 // objects deleted by hand, after a crash half-way); `never` refuses; a 403 names the object; the
 // unattended path (`--yes`: no preview) sends no dry-run delete and keeps every guard and the cascade.

@@ -1,4 +1,4 @@
-// Cluster errors become clear outcomes, never crashes (issue 5 "Cluster selection and errors"):
+// Cluster errors become clear outcomes, never crashes:
 // unreachable API server, refused credentials (401), forbidden (403) naming the object, unknown
 // context; TLS and client-credential problems named as such (not as "cannot reach"); and the
 // restricted identity's own namespace works end to end.

@@ -1,4 +1,4 @@
-// Guards on the real control plane (issue 5 "Guards"): never take over or delete objects another
+// Guards on the real control plane: never take over or delete objects another
 // inventory (or nobody) owns, never delete kube-system, kube-public, kube-node-lease, default or the
 // agent's namespace — even when an inventory lists them.
 import assert from 'node:assert/strict';

@@ -73,7 +73,7 @@ test('plan → execute creates the namespace of the built-in default template; r
   const applied = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: plan.planId });
   assert.ok(applied.result.ok, JSON.stringify(applied.result));
   assert.match(applied.result.value.summary, /^2 created, 0 updated, 0 unchanged, 0 pruned; inventory .* lists 2 objects\.$/);
-  // Progress reads naturally (issue 14): the words the editor's notification shows, in order.
+  // Progress reads naturally: the words the editor's notification shows, in order.
   assert.deepEqual(reports(applied.token), [
     `Creating Namespace ${agentNamespace} for the inventory…`,
     `Applied 1 of 2 objects (created Namespace ${namespace})`,
@@ -118,7 +118,7 @@ test('plan → execute creates the namespace of the built-in default template; r
   const destroyed = await execute<ExecutionReport>(server.client, CLUSTER_COMMANDS.executePlan, { cluster: admin(), planId: destroyPlan.result.value.planId });
   assert.ok(destroyed.result.ok, JSON.stringify(destroyed.result));
   assert.match(destroyed.result.value.summary, /^2 deleted; inventory deleted\.$/);
-  // Never "deleting: deleting core/v1/Namespace" (issue 14): the RoleBinding, then the Namespace and its wait, then the inventory.
+  // Never "deleting: deleting core/v1/Namespace": the RoleBinding, then the Namespace and its wait, then the inventory.
   const deleting = reports(destroyed.token);
   const at = (m: string) => deleting.indexOf(m);
   assert.ok(at(`Deleting RoleBinding ${namespace}/bind-${AGENT_ID}-${projectId}-${environmentSlug(environmentName)}…`) >= 0, deleting.join(' | '));
@@ -168,7 +168,7 @@ test('the restricted identity gets one clear 403 naming the identity, verbs, res
   });
   assert.equal(result.ok, false);
   assert.equal(!result.ok && result.kind, 'forbidden', JSON.stringify(result));
-  // One message (issue 14): who was refused, each verb × resource × namespace, what to do in the editor — not one raw 403 per object.
+  // One message: who was refused, each verb × resource × namespace, what to do in the editor — not one raw 403 per object.
   assert.match(
     !result.ok ? result.message : '',
     /^review\/forbidden \(gitlab-env-review-forbidden-[a-z0-9]+-2-7\): nothing was changed — the cluster refused "agentcfg-restricted" \(403 Forbidden\): may not get namespaces in namespace review-forbidden-[a-z0-9]+-2-7; .*Ask a cluster administrator for these permissions, or select a context with more rights \(click the cluster context in the status bar\)\.$/,

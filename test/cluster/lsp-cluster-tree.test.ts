@@ -1,5 +1,5 @@
-// The Cluster view's state for a real listing over LSP (the built server, the real control plane),
-// issue 14: one coherent state per cluster — never "No managed environments" beside a 403 for the
+// The Cluster view's state for a real listing over LSP (the built server, the real control plane):
+// one coherent state per cluster — never "No managed environments" beside a 403 for the
 // same list — and every 403 in it one sentence naming the identity refused, the verb, the resource
 // and where, with what to do in the editor (no CLI flag). The rows are what the tree shows
 // (client/src/cluster/clusterTreeRows.ts, which the tree renders as is).

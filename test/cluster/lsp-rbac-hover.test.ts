@@ -1,4 +1,4 @@
-// The RBAC section of the hover on `default_namespace:` and `access_as:` (issue 14), over LSP with
+// The RBAC section of the hover on `default_namespace:` and `access_as:`, over LSP with
 // the built server and the real control plane: the cluster the client names (initializationOptions,
 // then the clusterTarget notification) is asked; without one, or untrusted, nothing is said.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The RBAC preview on the real control plane (issue 14): Roles and ClusterRoles bound to the
+// The RBAC preview on the real control plane: Roles and ClusterRoles bound to the
 // `gitlab:` groups of a ci_job identity and to an impersonated user; the preview must say what the
 // API server then allows, checked by acting as that identity with impersonation headers (kubectl
 // --as/--as-group, https://kubernetes.io/docs/reference/access-authn-authz/authentication/#user-impersonation).

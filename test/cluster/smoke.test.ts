@@ -1,4 +1,4 @@
-// Acceptance smoke test of the test control plane (issue 3), through @kubernetes/client-node only:
+// Acceptance smoke test of the test control plane, through @kubernetes/client-node only:
 // namespaces, objects, server-side apply, namespace finalization by the controller manager, RBAC of
 // the restricted identity, owner-reference garbage collection, and the Flux CRDs with their status.
 import assert from 'node:assert/strict';

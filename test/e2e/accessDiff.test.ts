@@ -1,4 +1,4 @@
-// Issue 13, end to end in a real VS Code (code-server): "Compare CI Access with Branch…" on a git
+// The access diff, end to end in a real VS Code (code-server): "Compare CI Access with Branch…" on a git
 // repository whose work tree loosens an agent's access reads the chosen branch's agent files
 // through VS Code's git extension and shows the access diff (screenshot), with a lens on the entry.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issues 5 and 14, end to end in a real VS Code (code-server) against the real test control plane:
+// Applying and deleting an environment, end to end in a real VS Code (code-server) against the real test control plane:
 // "Apply Environment" from the palette takes the kubeconfig's current context (shown in the status
 // bar), the open agent's template and the one scenario, shows the server-side dry-run in the diff
 // editor with its confirmation beside it (a notification, not a modal), applies, closes the stale
@@ -77,7 +77,7 @@ test('Apply Environment: context, template, scenario → diff editor → confirm
   const core = (await kubeConfig('admin')).makeApiClient(CoreV1Api);
   await assert.rejects(core.readNamespace({ name: NAMESPACE }), (err: unknown) => statusCode(err) === 404, 'the namespace does not exist before');
 
-  // Issue 14: the kubeconfig's current-context is selected by default and shown, before any command.
+  // The kubeconfig's current-context is selected by default and shown, before any command.
   const status = wb.page.locator('.statusbar-item[id$="gitlabAgentConfig.clusterContext"]').filter({ hasText: env.adminContext });
   await status.waitFor({ timeout: 60_000 });
   await wb.screenshot('status-bar-current-context');
@@ -175,7 +175,7 @@ test('the Cluster view lists the environment; its inline Delete shows the plan, 
   const text = await dialog.innerText();
   assert.match(text, /Delete 3 objects of environment inventory/);
   assert.ok(text.indexOf(`RoleBinding ${NAMESPACE}/`) < text.indexOf(`Namespace ${NAMESPACE}`), 'reverse order: the RoleBinding before its Namespace');
-  // Issue 14: the safe button has the focus, not the destructive one.
+  // The safe button has the focus, not the destructive one.
   assert.equal(await wb.page.evaluate('document.activeElement && document.activeElement.textContent'), 'Keep');
   await wb.screenshot('delete-confirm');
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -186,7 +186,7 @@ test('the Cluster view lists the environment; its inline Delete shows the plan, 
   await others.getByRole('button', { name: 'Delete Them Too', exact: true }).click();
 
   const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Delete environment resources \(/ });
-  // Progress reads naturally (issue 14): never "deleting: deleting".
+  // Progress reads naturally: never "deleting: deleting".
   assert.doesNotMatch(await wb.page.locator('.notifications-toasts').innerText(), /deleting: deleting/);
   await toast.waitFor({ timeout: 180_000 });
   assert.match(await toast.innerText(), /2 deleted; inventory deleted/);

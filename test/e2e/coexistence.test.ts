@@ -1,4 +1,4 @@
-// Issue 6, coexistence with Red Hat YAML, in a real VS Code (code-server 4.100.3): agent configs and
+// Coexistence with Red Hat YAML, in a real VS Code (code-server 4.100.3): agent configs and
 // environment templates open with the language id `gitlab-agent-yaml`, keep YAML highlighting through
 // the grammar that includes `source.yaml` (plus an injection for Go template actions), and get our
 // diagnostics only. Red Hat YAML's .vsix cannot be obtained offline, so a stand-in with its client

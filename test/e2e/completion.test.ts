@@ -1,4 +1,4 @@
-// Issue 6, end to end in a real VS Code (code-server): completion inserts a skeleton and a CI
+// Completion and hover, end to end in a real VS Code (code-server): completion inserts a skeleton and a CI
 // variable that the editor then holds; hover shows each key's documentation. Screenshots in
 // test-output/e2e/.
 import assert from 'node:assert/strict';

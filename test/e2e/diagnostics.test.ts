@@ -1,4 +1,4 @@
-// Issue 2, end to end in a real VS Code (code-server 4.100.3 + Chromium): opening the broken
+// Diagnostics, end to end in a real VS Code (code-server 4.100.3 + Chromium): opening the broken
 // example config lists its mistakes in the Problems panel at the exact key or value, and fixing the
 // text clears the corresponding problem as you type.
 import assert from 'node:assert/strict';

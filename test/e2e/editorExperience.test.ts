@@ -1,4 +1,4 @@
-// Issue 15, end to end in a real VS Code (code-server): completion appears while a key is typed (no
+// The editor experience, end to end in a real VS Code (code-server): completion appears while a key is typed (no
 // Ctrl+Space), code lenses stay while a half-typed line breaks the YAML, and the if: hover shows
 // each variable's value per scenario. Screenshots in test-output/e2e/.
 import assert from 'node:assert/strict';

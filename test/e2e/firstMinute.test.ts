@@ -1,4 +1,4 @@
-// Issue 14, "the first minute": the examples workspace with exactly the settings `npm start` writes
+// "The first minute": the examples workspace with exactly the settings `npm start` writes
 // (scripts/lib/example-workspace.mjs, imported, not copied), a fresh VS Code profile (nothing
 // remembered), the real test control plane. Opening production-agent's config and running "Apply
 // Environment" from the palette asks nothing but the confirmation beside the diff; applying creates

@@ -1,4 +1,4 @@
-// Issue 15, "know where you stand" and "first run", end to end in a real VS Code (code-server) on the
+// "Know where you stand" and "first run", end to end in a real VS Code (code-server) on the
 // examples workspace: the language status of an agent file shows the target, the GitLab version, the
 // server's state and the cluster context, and its quick picks write the setting where it lives; the
 // walkthrough opens from the palette and its buttons work; the output channel holds no library

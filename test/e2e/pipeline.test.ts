@@ -1,4 +1,4 @@
-// Issue 12, end to end in a real VS Code (code-server): opening examples/.gitlab-ci.yml shows above
+// The pipeline access map, end to end in a real VS Code (code-server): opening examples/.gitlab-ci.yml shows above
 // each job which agent context it gets (lens), and the Problems panel warns about the job whose
 // `kubectl --context` names an agent no configuration provides.
 import assert from 'node:assert/strict';

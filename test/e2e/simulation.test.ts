@@ -1,4 +1,4 @@
-// Issue 4, end to end in a real VS Code (code-server): hovering a `namespace:` shows the resolved
+// Namespace previews and the simulation, end to end in a real VS Code (code-server): hovering a `namespace:` shows the resolved
 // namespace per scenario in the hover widget; the Simulate CI Access view lists the outcomes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 15, end to end in a real VS Code (code-server): "Simulate CI Access" on the example opens the
+// The simulation matrix, end to end in a real VS Code (code-server): "Simulate CI Access" on the example opens the
 // matrix beside the config (entries × scenarios, the real context name); typing in the filter hides
 // the other entries; a click on a cell, and Enter on a cell reached with the arrow keys, put the
 // editor's cursor on the line that decided it; an edit of the config re-renders the view with the

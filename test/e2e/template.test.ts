@@ -1,4 +1,4 @@
-// Issue 6, environment templates in a real VS Code (code-server 4.100.3): an unquoted `{{` value is an
+// Environment templates in a real VS Code (code-server 4.100.3): an unquoted `{{` value is an
 // error at the value (docs/gitlab-behaviour.md#environment-template-file) and the quick fix quotes it; a namespace that renders invalid for a
 // scenario warns at the template line (docs/gitlab-behaviour.md#names); an unknown variable is flagged inside the action.
 import assert from 'node:assert/strict';

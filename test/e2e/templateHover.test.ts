@@ -1,4 +1,4 @@
-// Issue 15, end to end in a real VS Code (code-server): in environment_templates/default.yaml the
+// The template hover, end to end in a real VS Code (code-server): in environment_templates/default.yaml the
 // hover on a `{{ … }}` shows what it prints per scenario and the hover on an object the object GitLab
 // would create (docs/gitlab-behaviour.md#template-variables-and-functions,
 // https://docs.gitlab.com/user/clusters/agent/managed_kubernetes_resources/ ); a config with rules

@@ -1,5 +1,5 @@
 /**
- * Issue 13 in the editor, over stdio: "Compare CI Access with Branch…" sends both versions of the
+ * The access diff in the editor, over stdio: "Compare CI Access with Branch…" sends both versions of the
  * agent files; the server answers with the same markdown as `agentcfg diff` and a lens per changed line.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Robustness at every size, over stdio (issue 15): the server opens the issue's document (the first
+ * Robustness at every size, over stdio: the server opens a reported document (the first
  * 50,000 lines of a 2 MB random YAML file plus a last line `x`) and generated documents up to 10 MB,
  * publishes positioned diagnostics with the 128 KiB warning, and answers every feature the editor
  * asks for on open — no request fails and nothing is logged as failed.
@@ -44,7 +44,7 @@ async function openAndAskEverything(agent: string, text: string): Promise<void> 
   client.close(uri);
 }
 
-test('the issue case: 50,000 lines of a 2 MB random file and a last line `x`', { timeout: 300_000 }, async () => {
+test('the reported case: 50,000 lines of a 2 MB random file and a last line `x`', { timeout: 300_000 }, async () => {
   await openAndAskEverything('issue-case-agent', truncatedWithX(50_000));
 });
 

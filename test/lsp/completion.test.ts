@@ -1,4 +1,4 @@
-/** Completion over stdio (issue 6): keys with skeletons, values, rules:if, namespaces, templates, workspace ids. */
+/** Completion over stdio: keys with skeletons, values, rules:if, namespaces, templates, workspace ids. */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Completion that comes to you (issue 15): the manifest turns VS Code's quick suggestions on in
+ * Completion that comes to you: the manifest turns VS Code's quick suggestions on in
  * agent files' keys and strings and its word list off, so typing `prot` or `ru` shows our keys with
  * no Ctrl+Space; an entry skeleton is offered at the list's indentation before `- ` is typed; and
  * values are offered right after `key: ` (the space is a trigger character, and accepting a key

@@ -1,4 +1,4 @@
-/** Document links from resource_management to environment_templates/default.yaml (issue 6, docs/gitlab-behaviour.md#environment-template-file), over stdio. */
+/** Document links from resource_management to environment_templates/default.yaml (docs/gitlab-behaviour.md#environment-template-file), over stdio. */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Explain everything (issue 15): the hover on an `if:` shows, per scenario, each variable's value
+ * Explain everything: the hover on an `if:` shows, per scenario, each variable's value
  * and what each part of the expression gave; a variable no scenario sets gets a note saying so.
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// "Know where you stand" (issue 15) over stdio: with the default `proposal` target, a config with
+// "Know where you stand" over stdio: with the default `proposal` target, a config with
 // `rules` gets an information on its first `rules` key saying GitLab would reject the file (no
 // release ships the rules design: docs/gitlab-behaviour.md#ci_access-rules-design,
 // https://gitlab.com/gitlab-org/cluster-integration/gitlab-agent/-/merge_requests/714 ; an unknown key

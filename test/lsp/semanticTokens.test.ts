@@ -1,4 +1,4 @@
-/** Semantic tokens for rules:if expressions and namespace variables (issue 6, docs/gitlab-behaviour.md#expression-lexer, docs/gitlab-behaviour.md#variable-expansion), over stdio. */
+/** Semantic tokens for rules:if expressions and namespace variables (docs/gitlab-behaviour.md#expression-lexer, docs/gitlab-behaviour.md#variable-expansion), over stdio. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { InitializeResult, SemanticTokens } from 'vscode-languageserver-protocol';

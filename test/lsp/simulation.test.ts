@@ -1,4 +1,4 @@
-/** Issue 4 in the editor, over stdio: expression diagnostics, namespace previews, inlay hints, code lenses, the simulate request. */
+/** Rules and namespaces in the editor, over stdio: expression diagnostics, namespace previews, inlay hints, code lenses, the simulate request. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CodeLens, Hover, InlayHint } from 'vscode-languageserver-protocol';
@@ -84,7 +84,7 @@ describe('LSP over stdio: CI access simulation in the editor', () => {
     assert.equal(lenses[0].range.start.line, rangeOf(CONFIG, '- id: acme/payments').start.line);
     assert.equal(lenses[0].command?.title, 'CI access: 3/4 scenarios authorized · payments-production, review-apps');
     assert.equal(lenses[0].command?.command, 'gitlabAgentConfig.simulate');
-    // acme/broken has errors (if: without $, ...): GitLab would reject the file, so its lens claims no access (issue 15).
+    // acme/broken has errors (if: without $, ...): GitLab would reject the file, so its lens claims no access.
     assert.equal(lenses[1].command!.title, 'CI access: invalid: GitLab would reject this file · 3 errors in this entry');
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 15 (the simulation view) over stdio: the data the matrix receives — which entry each cell
+ * The simulation view over stdio: the data the matrix receives — which entry each cell
  * belongs to, the line that decided it (a click reveals it), the context name from the setting or
  * the git remote (and saying when it is unknown), and what the RBAC check answers when no cluster
  * can be asked.

@@ -1,5 +1,5 @@
 /**
- * Stable lenses and hints while typing (issue 15): a half-typed line makes the YAML unreadable, and
+ * Stable lenses and hints while typing: a half-typed line makes the YAML unreadable, and
  * the lenses and inlay hints used to vanish on each such keystroke (the text jumped 3–4 lines).
  * Now the entries the edit did not touch keep their last good lens and hints, on their lines; the
  * entry being edited says it is invalid. An entry with errors never claims access.

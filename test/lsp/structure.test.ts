@@ -1,4 +1,4 @@
-/** Outline, folding and selection ranges (issue 6), over stdio. */
+/** Outline, folding and selection ranges, over stdio. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { DocumentSymbol, FoldingRange, SelectionRange } from 'vscode-languageserver-protocol';

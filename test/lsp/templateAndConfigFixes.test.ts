@@ -1,4 +1,4 @@
-// Quick fixes of issue 6 on the agent configuration, over stdio: a removed key with a drop-in
+// Quick fixes on the agent configuration, over stdio: a removed key with a drop-in
 // successor is renamed (docs/gitlab-behaviour.md#top-level-keys-and-list-limits: starboard → container_scanning); one without (gitops → Flux is
 // not key for key, docs/gitlab-behaviour.md#removed-keys) gets no rename; a secret outside the shared namespace is moved into it.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
 
-describe('LSP over stdio: agent configuration quick fixes (issue 6)', () => {
+describe('LSP over stdio: agent configuration quick fixes', () => {
   let client: LspTestClient;
   before(async () => {
     client = await LspTestClient.start();

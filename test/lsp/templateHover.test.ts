@@ -1,4 +1,4 @@
-// The template hover over stdio (issue 15, "Explain everything"): in environment_templates/default.yaml
+// The template hover over stdio: in environment_templates/default.yaml
 // a `{{ … }}` shows what it prints per active scenario and an object what GitLab would create, for
 // the projects of the open config.yaml whose entries enable resource management — the same
 // renderings the pair's checks make (docs/gitlab-behaviour.md#managed-resources-flow,

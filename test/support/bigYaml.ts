@@ -142,7 +142,7 @@ export function bigYaml(shape: BigYamlShape, bytes: number, seed: number): strin
   return bigYamlLines(shape, bytes, seed).join('\n') + '\n';
 }
 
-/** The issue's case: the first `lines` lines of a 2 MB random document, then a last line `x`. */
+/** The reported case: the first `lines` lines of a 2 MB random document, then a last line `x`. */
 export function truncatedWithX(lines: number, seed = 1): string {
   return bigYamlLines('random', 2_000_000, seed).slice(0, lines).join('\n') + '\nx\n';
 }

@@ -1,5 +1,5 @@
 // Node holds a script that has a single non-ASCII character as a two-byte string: twice the memory
-// of its source (dist/server.js: 5.4 instead of 2.7 MB, 2.5 MiB more resident at start; issue 16).
+// of its source, and more resident memory from the start.
 // esbuild escapes non-ASCII characters in code but keeps them in the comments it preserves, so the
 // build rewrites them (scripts/build.mjs, asciiOutput).
 import assert from 'node:assert/strict';

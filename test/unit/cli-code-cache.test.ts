@@ -1,5 +1,5 @@
 // `agentcfg` (dist/cli.js) loads the command line's bundle (dist/cliMain.js) with V8's code cache
-// (server/src/cli/entry.ts, issue 16): one file validated in 120 instead of 170 ms. The cache must
+// (server/src/cli/entry.ts), so that a run after the first does not compile it again. The cache must
 // never change an answer: the same output and exit status with it, without it, with a cache V8
 // refuses and with a cache directory that cannot be written; it is written by the first run that
 // does work, kept while it is accepted, and replaces the caches of other builds only.

@@ -1,5 +1,5 @@
 /**
- * `agentcfg diff` on real temporary git repositories (issue 13): the base read with git, the head
+ * `agentcfg diff` on real temporary git repositories: the base read with git, the head
  * from the work tree, agents added and deleted, the three formats and the exit statuses.
  * What each change means follows GitLab's authorization (docs/gitlab-behaviour.md, sections cited below).
  */

@@ -1,4 +1,4 @@
-// `agentcfg expr --batch` streams (issue 16): answers come as the requests arrive, in their order,
+// `agentcfg expr --batch` streams: answers come as the requests arrive, in their order,
 // and stdin is read only as fast as the output is taken. Memory is a figure of `npm run bench`
 // (bench/cli.ts), never asserted here.
 import { describe, test } from 'node:test';

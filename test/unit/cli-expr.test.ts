@@ -1,4 +1,4 @@
-// CLI `agentcfg expr` and `agentcfg slug` (issue 4 "CLI, stable for scripts"), called directly with a fake CliIo.
+// CLI `agentcfg expr` and `agentcfg slug` (output stable for scripts), called directly with a fake CliIo.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../server/src/cli/args';

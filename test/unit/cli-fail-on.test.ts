@@ -1,5 +1,5 @@
-// agentcfg validate --fail-on (server/src/cli/failOn.ts) on the three configs of issue 10 "One front
-// door", as the issue wrote them: each problem at the editor's line and column (test/lsp/parity.test.ts
+// agentcfg validate --fail-on (server/src/cli/failOn.ts) on three configs with frequent mistakes,
+// each written as reported: each problem at the editor's line and column (test/lsp/parity.test.ts
 // compares the same three texts with what the language server publishes). `if: $A ==` and a bare
 // CI_DEFAULT_BRANCH are errors: exit 1. A default_namespace Kubernetes refuses, without rules, is a
 // warning, as in the editor (GitLab takes the file; the job's kubectl commands fail): exit 0, and

@@ -1,6 +1,6 @@
 /**
  * `agentcfg pipeline`: the access map of examples/.gitlab-ci.yml (the pipeline of acme/shop/storefront)
- * against the example agents, in the JSON shape issue 12 documents, and its diagnostics on stderr.
+ * against the example agents, in the JSON shape docs/user-guide/simulation.md documents, and its diagnostics on stderr.
  * Jobs run as GitLab decides (docs.gitlab.com/ci/jobs/job_rules/); contexts are named
  * `<agent configuration project path>:<agent name>` (docs/gitlab-behaviour.md#job-kubeconfig).
  */

@@ -1,5 +1,5 @@
 // `agentcfg validate --format sarif|codequality` end to end (dist/cli.js, as a pipeline runs it):
-// on examples/ and on a config with the mistakes issue 10 measured (`if: $A ==`, CI_DEFAULT_BRANCH
+// on examples/ and on a config with frequent mistakes (`if: $A ==`, CI_DEFAULT_BRANCH
 // without `$`, `My_Namespace`), the reports carry exactly the problems `--format json` lists, the
 // SARIF log is valid against the official schema, and the exit status does not depend on the format.
 // Formats: SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html) and GitLab

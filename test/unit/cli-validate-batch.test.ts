@@ -1,4 +1,4 @@
-// `agentcfg validate` of many files in one process (issue 16, batches): the files are read ahead
+// `agentcfg validate` of many files in one process: the files are read ahead
 // while others are checked, siblings come from what the batch has read, the git remote is looked up
 // once per directory. None of it may change an answer: a directory checked in one run gives, file
 // for file and in the listing's order, what each file checked on its own gives.

@@ -1,4 +1,4 @@
-// What `agentcfg validate` of one file loads at start (issue 16: one file no slower than ajv-cli,
+// What `agentcfg validate` of one file loads at start (one file must be no slower than ajv-cli,
 // process start included). node:child_process (3-10 ms to load) is for `agentcfg diff`, which runs
 // git: that command is imported when chosen. Node's own list of the built-in modules it loaded
 // (process.moduleLoadList) says what the bundle pulled in.

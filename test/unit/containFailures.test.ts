@@ -1,5 +1,5 @@
 /**
- * Each editor feature contains its own failure (issue 15): a handler that throws or rejects answers
+ * Each editor feature contains its own failure: a handler that throws or rejects answers
  * with its empty result, and each distinct failure is logged once, however many requests meet it.
  */
 import assert from 'node:assert/strict';

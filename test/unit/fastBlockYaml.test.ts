@@ -1,6 +1,6 @@
 /**
- * Differential test of the fast block-YAML reader (server/src/engine/yaml/fastBlockYaml.ts,
- * issue 16): on every fixture, on generated configurations and on tens of thousands of mutated
+ * Differential test of the fast block-YAML reader (server/src/engine/yaml/fastBlockYaml.ts):
+ * on every fixture, on generated configurations and on tens of thousands of mutated
  * documents, either the reader declines (and `composeYaml` uses the library), or it builds exactly
  * the library's documents — node classes, every node's range, scalar values, types, sources and
  * formats, comments and blank-line marks, the document's range and comments — and `parseYaml`

@@ -2,7 +2,7 @@
 // of resident memory that stays. Two such calls in the messages of template/render/limits.ts, made
 // when the bundle loaded, cost every language server and `agentcfg` process that much: without them
 // the server's peak at 10 entries went from level with yaml-language-server's to about 6 MiB below
-// it (issue 16). The bundles a user's every session
+// it. The bundles a user's every session
 // loads make none; numbers are formatted by hand. (localeCompare, in sorts some requests run, is
 // left: it loads the smaller collation data only when such a request comes.)
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 14: progress reads naturally — "Deleting Namespace review-42…", never "deleting: deleting
+// Progress reads naturally — "Deleting Namespace review-42…", never "deleting: deleting
 // core/v1/Namespace". Every kind of step is worded here once; the editor shows these words and the
 // CLI prints them (the CLI's bookkeeping reads the step, not the words).
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// One typed protocol (issue 10 "One front door", point 5): every custom request is declared once as
+// One typed protocol: every custom request is declared once as
 // a typed pair, method → params and result (server/src/protocol/index.ts CustomRequests; notifications:
 // CustomNotifications), and both sides go through the helpers typed by it — the client's
 // client/src/customRequests.ts, the server's server/src/lsp/customRequests.ts — never through a raw

@@ -1,5 +1,5 @@
-// The settings are pulled from the client once per change, ahead of the first validation (issue 16:
-// a first open waited 1-6 ms for the round trip), and a pull that a change overtook is not kept.
+// The settings are pulled from the client once per change, ahead of the first validation (a first
+// open waited for the round trip), and a pull that a change overtook is not kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Connection } from 'vscode-languageserver';

@@ -1,7 +1,7 @@
 /**
  * What the Cluster view shows for one listing of a cluster, decided without VS Code (so it is tested
  * as plain data against the real control plane, test/cluster/lsp-cluster-tree.test.ts). One
- * coherent state per cluster (issue 14): the cluster could not be read; or each list shows what was
+ * coherent state per cluster: the cluster could not be read; or each list shows what was
  * found, that none was found (saying where it looked when that was one namespace), or why it could
  * not be read — never "none found" beside "forbidden" for the same list.
  */

@@ -18,8 +18,8 @@ const MIN_QUIET_MS = 10;
 
 /**
  * The wait between validations of a document being edited: half its last validation, between
- * MIN_QUIET_MS and DEBOUNCE_MS. A fixed 75 ms made the last key of a burst wait 75 ms for a 15 ms
- * validation (5–6× a single edit, issue 16). Waiting a fraction of the validation keeps the work for
+ * MIN_QUIET_MS and DEBOUNCE_MS. A fixed 75 ms made the last key of a burst wait 75 ms for a
+ * validation a fifth as long (5–6× a single edit). Waiting a fraction of the validation keeps the work for
  * a burst bounded (at most one validation per 1.5 validation times) while the answer to the last key
  * comes within about one validation of it.
  */

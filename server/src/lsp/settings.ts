@@ -27,7 +27,7 @@ export class SettingsStore {
 
   /**
    * Pulls the settings while the server is idle (after `initialized`), so the first validation
-   * does not wait for a round trip to the client (1-6 ms of a first open at 128 KiB, issue 16).
+   * does not wait for a round trip to the client.
    */
   prefetch(): void {
     void this.get();

@@ -17,23 +17,20 @@ function warmUpConfig(entries: number, variant: number): string {
 const READER_STEPS = 16;
 
 /**
- * Checks of 20-entry configs that end the warm-up (about 2 ms each once warm). Measured with the
- * first open of a 128 KiB config 300 ms after start-up (median of 13 cold servers): 12 steps 79 ms,
- * 24 steps 61 ms.
+ * Checks of 20-entry configs that end the warm-up (each short once warm). A first open of a 128 KiB
+ * config soon after start-up was faster with 24 of them than with 12.
  *
  * More steps help a file opened after the warm-up has finished, but cost memory and delay an open
- * that arrives during them. Measured again in session 14 (a slower phase of the same machine):
- * first open of 128 KiB 2 s after start, median of 9-11 cold servers, and peak resident memory of
- * an idle server that then opens 10 entries, median of 7: 24 steps 150-165 ms and 76.0 MiB; 60
- * steps 125 ms and 78.9 MiB; 72 steps (no reader steps) 88-98 ms and 79.3-80.1 MiB, single runs up
- * to 83.5; 96 steps 77 ms and 87.2 MiB, over yaml-language-server's 83. The jump at 72 is V8
- * optimizing the entry checks (`--trace-opt`: after 24 steps, namespaceDiagnostics, partDiagnostics
- * and evaluateRules are optimized during the first and second real opens). The memory is the young
- * generation grown by the warm-up's allocation (96 steps with `--max-semi-space-size=2`: 77.0 MiB).
- * And with 72 steps, an open 300 ms after start waits for the warm-up: 10 entries took 38 instead
- * of 27 ms (median of 9), and 128 KiB was no faster than with 24 (169 vs 162 ms, median of 17).
- * Session 15, once the namespace checks decided only the scenarios where a namespace would be
- * invalid (cheaper steps): 24, 40 and 56 steps gave that open 152, 154 and 166 ms (median of 13).
+ * that arrives during them. A first open of 128 KiB a while after start got faster with more steps,
+ * most at 72 (no reader steps then) and beyond, while the peak resident memory of an idle server
+ * that then opens 10 entries grew with them, past yaml-language-server's at 96 steps. The jump at 72
+ * is V8 optimizing the entry checks (`--trace-opt`: after 24 steps, namespaceDiagnostics,
+ * partDiagnostics and evaluateRules are optimized during the first and second real opens). The
+ * memory is the young generation grown by the warm-up's allocation (`--max-semi-space-size=2` gives
+ * most of it back). And with 72 steps, an open soon after start waits for the warm-up: 10 entries
+ * opened slower than with 24, and 128 KiB no faster. Once the namespace checks decided only the
+ * scenarios where a namespace would be invalid (cheaper steps), 40 and 56 steps made that open no
+ * faster than 24.
  */
 const CHECK_STEPS = 24;
 

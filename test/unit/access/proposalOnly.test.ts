@@ -1,4 +1,4 @@
-// "Know where you stand" (issue 15): under the `proposal` target (the default) a file with `rules`
+// "Know where you stand": under the `proposal` target (the default) a file with `rules`
 // gets a note, on its first `rules` key, that GitLab would reject it. No GitLab release ships the rules design
 // (docs/gitlab-behaviour.md#ci_access-rules-design, proposed in
 // https://gitlab.com/gitlab-org/cluster-integration/gitlab-agent/-/merge_requests/714 ; the shipped

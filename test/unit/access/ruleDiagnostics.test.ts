@@ -1,4 +1,4 @@
-/** Editor checks of rules and namespaces (issue 4 "In the editor"), on the engine. */
+/** Editor checks of rules and namespaces, on the engine. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { presetScenarios } from '../../../server/src/engine/access/scenarios';

@@ -1,4 +1,4 @@
-// The Cluster view's rows (issue 14): one coherent state per cluster and per list.
+// The Cluster view's rows: one coherent state per cluster and per list.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupRows, topRows } from '../../../client/src/cluster/clusterTreeRows';

@@ -1,5 +1,5 @@
 // 403s as one message naming who was refused, each verb × resource × namespace once, and what to do
-// in the words of the face (issue 14): a blocked plan's several, a single one, any path through
+// in the words of the face that shows it: a blocked plan's several, a single one, any path through
 // describeOutcome; the editor's words name no CLI flag, the CLI's may.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

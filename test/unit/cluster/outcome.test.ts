@@ -1,4 +1,4 @@
-// Cluster errors classified into outcomes and described (issue 5 "Cluster selection and errors").
+// Cluster errors classified into outcomes and described.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiException } from '@kubernetes/client-node';

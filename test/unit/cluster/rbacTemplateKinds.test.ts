@@ -1,4 +1,4 @@
-// The kinds an environment template creates, read for the RBAC preview without rendering (issue 14).
+// The kinds an environment template creates, read for the RBAC preview without rendering.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { summarise, templateKinds, STANDARD_RESOURCES, type AccessCheck } from '../../../server/src/cluster/rbac';

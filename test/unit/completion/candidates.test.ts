@@ -1,4 +1,4 @@
-/** What completion offers, engine level (issue 6): targets, deprecations, snippets, expressions, templates, ids. */
+/** What completion offers, engine level: targets, deprecations, snippets, expressions, templates, ids. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { indexIds, idsOfConfig } from '../../../server/src/engine/completion';

@@ -1,5 +1,5 @@
 /**
- * The access diff (issue 13): what a change to agent configurations and templates does to CI/CD
+ * The access diff: what a change to agent configurations and templates does to CI/CD
  * jobs, per project × scenario. Every expectation follows from GitLab's authorization as
  * docs/gitlab-behaviour.md describes it; each test names the section it relies on.
  */

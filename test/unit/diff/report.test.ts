@@ -1,4 +1,4 @@
-/** The access diff's reports: the markdown for a merge-request comment and the editor's lens titles (issue 13). */
+/** The access diff's reports: the markdown for a merge-request comment and the editor's lens titles. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { accessDiff, type AccessChange } from '../../../server/src/engine/diff';

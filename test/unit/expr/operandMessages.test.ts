@@ -1,7 +1,7 @@
 // docs/gitlab-behaviour.md#expression-grammar: GitLab's operator lexeme raises 'Invalid left operand' before 'Invalid right operand'
 // (gitlab-org/gitlab lib/gitlab/ci/pipeline/expression/lexeme/operator.rb, Operator#initialize), and its RPN parser pops the
 // right operand first, so `$CI_COMMIT_TAG =~` (the right operand missing) reads "Invalid left operand" there. The message keeps
-// GitLab's words; the detail says which operand is missing (issue 15).
+// GitLab's words; the detail says which operand is missing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseExpression } from '../../../server/src/engine/expr/index';

@@ -1,4 +1,4 @@
-// A validation gives way between its steps to an edit that arrived meanwhile (issue 16, bursts): the
+// A validation gives way between its steps to an edit that arrived meanwhile: the
 // last key of a burst on a big file waited for the whole validation of an earlier version, then for
 // its own. Here the edit "arrives" while the first step (joining the text) runs, as it does when a
 // key comes in during a 30 ms validation at 50,000 entries.

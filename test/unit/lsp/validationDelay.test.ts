@@ -1,5 +1,5 @@
 // When the server validates a document after an edit (server/src/lsp/diagnostics.ts,
-// validationDelay; issue 16, bursts): at once after a quiet spell, else when the quiet spell since
+// validationDelay): at once after a quiet spell, else when the quiet spell since
 // the last validation ends — a moment the edits that follow do not push back, so the last key of a
 // burst waits at most one quiet spell, never a quiet spell after itself.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The warm-up runs while the server is idle (issue 16, first open): each step in its own turn of the
+// The warm-up runs while the server is idle (for a fast first open): each step in its own turn of the
 // event loop, all of them with nothing else pending, and none after a document arrived.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,9 +1,9 @@
 /**
- * Robustness at every size (issue 15): generated documents up to 10 MB — random block and flow
+ * Robustness at every size: generated documents up to 10 MB — random block and flow
  * YAML with anchors and aliases, deep nesting, very long scalars, all broken at random places —
  * through `agentcfg validate` (in-process) and the editor's model (incremental validation and
  * completion). Whatever the input: no exception, nothing on stderr, the 128 KiB warning, and
- * every diagnostic at a position inside the document. The first case is the issue's: the first
+ * every diagnostic at a position inside the document. The first case is a reported one: the first
  * 50,000 lines of a 2 MB random file plus a last line `x`. On the previous main it did not finish
  * (the library's alias resolution walked the whole document once per alias: 386 s), so the test's
  * timeout, a safety net and not a measurement, turned it red.
@@ -40,7 +40,7 @@ function checkEditorModel(text: string, context: string): void {
   assert.ok(Array.isArray(candidates), context);
 }
 
-describe('the issue case: 50,000 lines of a 2 MB random YAML file and a last line `x`', () => {
+describe('the reported case: 50,000 lines of a 2 MB random YAML file and a last line `x`', () => {
   const text = truncatedWithX(50_000);
 
   test('agentcfg validate: the 128 KiB warning, positioned diagnostics, exit 1', SAFETY_NET, async () => {

@@ -63,7 +63,7 @@ function fastest(measures: readonly Measure[]): number[] {
   return best;
 }
 
-/** Shapes of the issue's reduced cases, built to about `bytes`. */
+/** The reported case, reduced, and shapes like it, built to about `bytes`. */
 const NESTED_FLOW: Record<string, (bytes: number) => string> = {
   'flow mappings whose keys are flow mappings, one per line (the reduced case)': nestedFlowKeysConfig,
   'nested flow mappings': (bytes) => nestedFlowConfig(nestedFlow(Math.floor(bytes / 4), 'map', true)),
@@ -77,7 +77,7 @@ describe('nested flow configs cost about what a plain config of the same size co
       for (const [shape, build] of Object.entries(NESTED_FLOW)) {
         const text = build(bytes);
         const [hostile, plain] = fastest([keystroke(text), wholeValidation(generateAgentConfigOfSize(text.length))]);
-        // Linear work stays within a small factor of the plain config; the issue's case was ~1,000×.
+        // Linear work stays within a small factor of the plain config; the reported case was ~1,000×.
         assert.ok(hostile <= 10 * plain + 5, `${shape}, ${text.length} bytes: ${hostile.toFixed(1)} ms per keystroke, a plain config of that size ${plain.toFixed(1)} ms to validate whole`);
       }
     }

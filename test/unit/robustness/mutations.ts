@@ -49,7 +49,7 @@ export function nestedFlowConfig(value: string): string {
 }
 
 /**
- * The nested flow configuration of the issue: nested flow mappings whose keys are themselves flow
+ * The reported nested flow configuration: nested flow mappings whose keys are themselves flow
  * mappings, on lines that start at column 0 (the yaml library reads each line's `{` as a key), about
  * `bytes` long. Converting it to data stringified every key once per level: cubic in its size.
  */

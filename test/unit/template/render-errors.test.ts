@@ -1,4 +1,4 @@
-// Issue 5 / docs/gitlab-behaviour.md#template-variables-and-functions: rendering errors point at the template line and column. Messages are Go 1.26's
+// docs/gitlab-behaviour.md#template-variables-and-functions: rendering errors point at the template line and column. Messages are Go 1.26's
 // text/template messages, checked against Go; ranges are 0-based lines and UTF-16 characters in the
 // template text (the editor convention), while the message keeps Go's 1-based line and byte column.
 import { describe, test } from 'node:test';

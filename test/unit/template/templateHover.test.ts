@@ -1,4 +1,4 @@
-// The template hover (issue 15, "Explain everything"), through the engine's front door
+// The template hover, through the engine's front door
 // (engine/api explainTemplateAt): an action's printed value and an object's rendering per
 // active scenario, rendered as GitLab renders the template — Go text/template over the data Rails
 // sends (docs/gitlab-behaviour.md#template-variables-and-functions,

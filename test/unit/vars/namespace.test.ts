@@ -1,4 +1,4 @@
-// docs/gitlab-behaviour.md#names (DNS-1123 label rules) and docs/gitlab-behaviour.md#namespace-length-policy (issue 4, "predictable truncation"): namespace checks and
+// docs/gitlab-behaviour.md#names (DNS-1123 label rules) and docs/gitlab-behaviour.md#namespace-length-policy: namespace checks and
 // the `truncate` policy for over-long names.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

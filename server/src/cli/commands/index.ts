@@ -24,8 +24,7 @@ function clusterCommand(name: ClusterCommandName): CliCommand {
 
 /**
  * `agentcfg diff`, imported when it is chosen: it runs git through node:child_process, whose loading
- * (3-10 ms on the 2-core machine) every other command, `agentcfg validate` of one file first, would
- * otherwise pay at start.
+ * every other command, `agentcfg validate` of one file first, would otherwise pay at start.
  */
 const diffCommand: CliCommand = {
   name: 'diff',

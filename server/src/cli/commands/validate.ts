@@ -80,7 +80,7 @@ function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles, cwd
     let found = byDirectory.get(directory);
     if (found) return found;
     const parent = path.dirname(directory);
-    // `directory` is normalized (the dirname of a resolved path): joined without normalizing it again (path.join was 19 of 1,085 ms of bench/cli.ts's batch).
+    // `directory` is normalized (the dirname of a resolved path): joined without normalizing it again (path.join would, for each of a batch's directories).
     const git = (directory.endsWith(path.sep) ? directory : directory + path.sep) + '.git';
     found = parent === directory || (!listed.isAbsent(git) && existsSync(git)) ? settingsForFile(settings, path.join(directory, 'file'), cwd) : of(parent);
     byDirectory.set(directory, found);
@@ -93,7 +93,7 @@ function settingsByDirectory(settings: ProjectSettings, listed: ListedFiles, cwd
  * Files are taken as given; directories are searched for agent configurations and templates. The
  * listing also tells which files exist in the directories it went through (for the siblings).
  * Synchronous, as the reads of the batch are: the recursive listing of `fs/promises` waits on the
- * thread pool for each directory (148 ms idle of a 1.9 s batch of 1,000 agents in bench/cli.ts).
+ * thread pool for each directory, and a batch of a thousand agent directories sits idle meanwhile.
  */
 function expandPaths(inputs: readonly string[], io: CliIo): { files: string[]; listed: ListedFiles } {
   const files: string[] = [];

@@ -8,10 +8,10 @@ import { structuredPatch, type StructuredPatchHunk } from 'diff';
 
 /**
  * Above this many removed plus added lines the search for the shortest edit script stops: jsdiff's
- * cost grows with the square of that number (measured on 10,000- and 100,000-line manifests: about
- * 0.3 s to reach 2,000, 2 s to reach 5,000, 10 to 20 s to reach 20,000; bench/diff.ts shows the
- * bounded figures), and a diff that large reads as "everything from the first to the last change was
- * replaced" anyway, which is what is shown then, under a note.
+ * cost grows with the square of that number (a fraction of a second at this bound, seconds at a few
+ * times it, far longer at ten times it; bench/diff.ts shows the bounded figures), and a diff that
+ * large reads as "everything from the first to the last change was replaced" anyway, which is what
+ * is shown then, under a note.
  */
 export const MAX_EDIT_LINES = 2_000;
 

@@ -1,5 +1,5 @@
 /**
- * 403s as one message a person can act on (issue 14): who was refused, each verb × resource ×
+ * 403s as one message a person can act on: who was refused, each verb × resource ×
  * namespace once, and what to do — in the words of the face that shows it (the editor names no CLI
  * flag). Every path that turns a 403 into words comes here: one failure (describeOutcome) or the
  * several of a blocked plan (lsp/cluster/planViews.ts).

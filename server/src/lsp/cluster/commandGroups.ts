@@ -1,7 +1,7 @@
 /**
  * Every cluster command group, registered at once. Only {@link ClusterFeature} imports this file,
  * and only with a dynamic `import()` on the first cluster command: the groups pull in
- * `@kubernetes/client-node` (about 65 MiB of heap once evaluated), which an editor that never runs
+ * `@kubernetes/client-node` (many MiB of heap once evaluated), which an editor that never runs
  * a cluster command should not pay for.
  */
 import type { Connection, TextDocuments } from 'vscode-languageserver';
