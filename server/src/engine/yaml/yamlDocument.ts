@@ -3,6 +3,7 @@ import type { EngineDiagnostic } from '../diagnostics';
 import { TextIndex } from '../text/textIndex';
 import { COLLECTION_KEY_MESSAGE, composeYaml, dataTooDeepAt, inspectMaps, tooDeepDiagnostic } from './boundedYaml';
 import type { ComposedYaml, DuplicateKey } from './composedYaml';
+import { syntaxMistakes } from './syntaxMistakes';
 
 /** YAML's printable set excludes C0 controls other than tab and line breaks, DEL, and U+FFFE/U+FFFF (go-yaml rejects them). */
 // eslint-disable-next-line no-control-regex
@@ -53,19 +54,13 @@ export function parseComposedYaml(text: string, composed: ComposedYaml): ParsedY
   }
   const list = composed.docs;
   const doc = list[0] ?? null;
-  let hasSyntaxErrors = false;
-
-  // The library reports one unclosed collection up to three times at the same place (`Flow map must
-  // end with a }`, `... must be sufficiently indented and end with a }`): the first says it.
-  const syntaxErrorAt = new Set<number>();
-  for (const [i, d] of list.entries()) {
-    for (const error of d.errors) {
-      hasSyntaxErrors = true;
-      const [start, end] = errorSpan(text, index, error.message, error.pos);
-      if (syntaxErrorAt.has(start)) continue;
-      syntaxErrorAt.add(start);
-      diagnostics.push({ range: index.range(start, end), severity: 'error', code: 'yaml.syntax', message: firstLine(error.message) });
+  let hasSyntaxErrors = list.some((d) => d.errors.length > 0);
+  if (hasSyntaxErrors) {
+    for (const mistake of syntaxMistakes(text, list, GITLAB_YAML, (patched, error) => errorSpan(patched, index, error.message, error.pos))) {
+      diagnostics.push({ range: index.range(mistake.start, mistake.end), severity: 'error', code: 'yaml.syntax', message: mistake.message });
     }
+  }
+  for (const [i, d] of list.entries()) {
     for (const warning of d.warnings) {
       diagnostics.push({
         range: index.range(warning.pos[0], Math.max(warning.pos[1], warning.pos[0] + 1)),
