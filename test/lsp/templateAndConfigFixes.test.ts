@@ -1,7 +1,10 @@
 // Quick fixes on the agent configuration, over stdio: a removed key with a drop-in
 // successor is renamed (docs/gitlab-behaviour.md#top-level-keys-and-list-limits: starboard → container_scanning); one without (gitops → Flux is
-// not key for key, docs/gitlab-behaviour.md#removed-keys) gets no rename; a secret outside the shared namespace is moved into it.
+// not key for key, docs/gitlab-behaviour.md#removed-keys) is removed; a secret outside the shared namespace is moved into it; every
+// problem of the shipped broken config has a fix.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { agentConfigUri, LspTestClient } from '../support/lspClient';
 import { rangeOf } from '../support/ranges';
@@ -30,12 +33,25 @@ describe('LSP over stdio: agent configuration quick fixes', () => {
     assert.deepEqual(after.diagnostics, []);
   });
 
-  test('gitops has no rename (its successor Flux is configured differently)', async () => {
+  test('gitops has no rename (its successor Flux is configured differently): the fix removes it', async () => {
     const uri = agentConfigUri('fix-gitops');
-    const { diagnostics } = await client.open(uri, 'gitops:\n  manifest_projects: []\n');
+    const text = 'gitops:\n  manifest_projects: []\nobservability:\n  logging:\n    level: info\n';
+    const { diagnostics } = await client.open(uri, text);
     const removed = diagnostics.find((d) => d.code === 'schema.removedKey');
     assert.ok(removed);
-    assert.deepEqual(await client.codeActions(uri, removed), []);
+    const actions = await client.codeActions(uri, removed);
+    assert.deepEqual(actions.map((a) => a.title), ['Remove "gitops" (GitLab no longer reads it)']);
+    const edit = actions[0]!.edit!.changes![uri][0];
+    const after = await client.edit(uri, edit.range, edit.newText);
+    assert.deepEqual(after.diagnostics, []);
+  });
+
+  test('every problem of the shipped broken config has a quick fix', async () => {
+    const uri = agentConfigUri('broken-agent');
+    const text = readFileSync(path.join(import.meta.dirname, '..', '..', 'examples', '.gitlab', 'agents', 'broken-agent', 'config.yaml'), 'utf8');
+    const { diagnostics } = await client.open(uri, text);
+    assert.equal(diagnostics.length, 7, JSON.stringify(diagnostics.map((d) => d.code)));
+    for (const d of diagnostics) assert.ok((await client.codeActions(uri, d)).length > 0, `no quick fix for ${d.code}: ${d.message}`);
   });
 
   test('an image pull secret outside the shared namespace: the fix moves it in', async () => {

@@ -1,12 +1,20 @@
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Connection, type Diagnostic, type Range } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Connection, type Diagnostic, type Range, type TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { quickFixesFor, type QuickFix } from '../engine/api/editor';
 import { DIAGNOSTIC_SOURCE } from '../protocol';
+import type { DocumentModels } from './documentModels';
 
 /**
- * Quick fixes carried by our own diagnostics: the fix is computed where the problem is found (the
- * engine puts it in `data`), so this module only turns it into an edit.
+ * Quick fixes of our own diagnostics: those the check computed when it found the problem (in
+ * `data`), and those the engine computes from the document now (quickFixesFor); this module only
+ * turns them into edits.
  */
 export class CodeActionsFeature {
-  constructor(connection: Connection) {
+  constructor(
+    connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly models: DocumentModels,
+  ) {
     connection.onCodeAction((params) => this.actions(params));
   }
 
@@ -17,7 +25,7 @@ export class CodeActionsFeature {
       const rename = renameFix(uri, diagnostic);
       if (rename) return [rename];
       const fix = quickFix(diagnostic);
-      if (!fix) return [];
+      if (!fix) return this.documentFixes(uri, diagnostic);
       return [
         {
           title: fix.title,
@@ -28,6 +36,19 @@ export class CodeActionsFeature {
         },
       ];
     });
+  }
+
+  private documentFixes(uri: string, diagnostic: Diagnostic): CodeAction[] {
+    const document = this.documents.get(uri);
+    if (!document || typeof diagnostic.code !== 'string') return [];
+    const fixes = quickFixesFor(this.models.get(document), { range: diagnostic.range, code: diagnostic.code, data: diagnostic.data });
+    return fixes.map((fix: QuickFix) => ({
+      title: fix.title,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [diagnostic],
+      isPreferred: fix.preferred,
+      edit: { changes: { [uri]: fix.edits.map((e) => ({ range: e.range, newText: e.newText })) } },
+    }));
   }
 }
 

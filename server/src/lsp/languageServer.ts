@@ -50,7 +50,7 @@ export function createServer(connection: Connection) {
     simulateRequest: new SimulateRequestFeature(connection, documents, settings, simulations, cluster.accessPreview),
     pipelineJobs: new PipelineJobsRequest(connection, settings, pipelines.service),
     accessDiff: new AccessDiffRequest(connection, settings),
-    codeActions: new CodeActionsFeature(connection),
+    codeActions: new CodeActionsFeature(connection, documents, models),
     structure: new StructureFeature(connection, documents, models),
     completion: new CompletionFeature(connection, documents, models, settings, workspaceIds),
     semanticTokens: new SemanticTokensFeature(connection, models),

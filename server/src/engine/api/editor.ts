@@ -4,6 +4,7 @@
  * model that keeps a big config cheap per keystroke.
  */
 export { EditedAgentConfig } from './editedConfig';
+export { quickFixesFor, type QuickFix } from '../fixes/quickFixes';
 export { agentConfigContext, completeAgentConfig, completeEnvironmentTemplate, idsOfConfig, indexIds, isIdValue, type CandidateKind, type CompletionCandidate, type KnownIds, type ScenarioEnvironment, type ScenarioVariableName } from '../completion';
 export { outline, type OutlineNode } from '../config/outline';
 export { describeKey, schemaAtPath } from '../config/schemaLookup';

@@ -112,7 +112,7 @@ function describe(error: ErrorObject, parsed: ParsedYaml, target: CompatibilityT
     case 'type': {
       const expected = [(error.params as { type: string | string[] }).type].flat().filter((t) => t !== 'null');
       const article = expected.length === 1 && expected[0] === 'object' ? 'a mapping' : expected.map(typeName).join(' or ');
-      return valueDiagnostic(parsed, path, 'schema.type', `${subject(where)} must be ${article}, got ${describeValue(error.data)}.`);
+      return valueDiagnostic(parsed, path, 'schema.type', `${subject(where)} must be ${article}, got ${describeValue(error.data)}.`, { expected });
     }
     case 'enum': {
       // Protobuf enums also accept their numbers (docs/gitlab-behaviour.md#config-file-location-and-parsing); list the values of the kind written.
