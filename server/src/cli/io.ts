@@ -15,10 +15,17 @@ export interface CliIo {
 }
 
 /** One `agentcfg <name>` sub-command. `run` returns the process exit status. */
+export interface CliOption {
+  readonly option: string;
+  readonly says: string;
+}
+
 export interface CliCommand {
   readonly name: string;
   readonly summary: string;
   readonly usage: string;
+  /** What each option does, for `<command> --help`: the option as written, and a sentence. */
+  readonly options?: readonly CliOption[];
   run(argv: readonly string[], io: CliIo): Promise<number>;
   /** The whole command, for one listed before its code is loaded (its `usage` is read from it). */
   resolve?(): Promise<CliCommand>;

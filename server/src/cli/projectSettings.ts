@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { GITLAB_VERSIONS, isGitlabVersion, isSecurityLintCode, NEWEST_GITLAB_VERSION, readProjectSettings, SECURITY_LINTS, type ProjectSettings } from '../engine/api';
+import { DEFAULT_PROJECT_SETTINGS, GITLAB_VERSIONS, isGitlabVersion, isSecurityLintCode, NEWEST_GITLAB_VERSION, readProjectSettings, SECURITY_LINTS, type ProjectSettings } from '../engine/api';
+import type { CliOption } from './io';
 import { projectPathOf } from '../repository/projectOfFile';
 import { UsageError, type ArgsSpec, type ParsedArgs } from './args';
 import { choiceOption } from './options';
@@ -13,6 +14,19 @@ export const PROJECT_SETTING_OPTIONS = {
 } as const satisfies ArgsSpec;
 
 export const PROJECT_SETTING_USAGE = '[--settings <.vscode/settings.json>] [--target proposal|gitlab] [--gitlab-version <16.0…19.5>] [--disable-lint <security.code>[,<code>...]] [--default-branch <b>] [--no-preset-scenarios] [--no-rule-match deny|allow] [--overlong-namespace error|truncate] [--agent-project <full/path>]';
+
+/** What each project setting option does (`<command> --help`), in the order of the usage. */
+export const PROJECT_SETTING_HELP: readonly CliOption[] = [
+  { option: '--settings <file>', says: 'read the gitlabAgentConfig.* settings of a VS Code settings file (the flags below override them)' },
+  { option: '--target proposal|gitlab', says: `gitlab: check as GitLab reads the file; proposal: also accept the proposed ci_access rules design (default: ${DEFAULT_PROJECT_SETTINGS.target})` },
+  { option: `--gitlab-version <${GITLAB_VERSIONS[0]}…${NEWEST_GITLAB_VERSION}>`, says: `the GitLab release the files are checked for (default: ${NEWEST_GITLAB_VERSION}, the newest)` },
+  { option: '--disable-lint <code>[,<code>...]', says: 'silence these security lints for every file' },
+  { option: '--default-branch <b>', says: "the project's default branch, for the built-in scenarios (default: main)" },
+  { option: '--no-preset-scenarios', says: 'check rules and namespaces only for the scenarios of the settings file' },
+  { option: '--no-rule-match deny|allow', says: 'what the rules design does when an entry has rules and none matches' },
+  { option: '--overlong-namespace error|truncate', says: 'what happens to a resolved namespace longer than 63 characters' },
+  { option: '--agent-project <full/path>', says: "the path of the agent's configuration project (default: read from the git remote)" },
+];
 
 const SECTION = 'gitlabAgentConfig';
 

@@ -102,7 +102,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   const command = listed.resolve ? await listed.resolve() : listed;
   const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (options.includes('--help') || options.includes('-h')) {
-    io.out(`usage: ${command.usage}\n`);
+    io.out(commandHelp(command));
     return EXIT_OK;
   }
   try {
@@ -120,4 +120,13 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     io.err(internalErrorText(command.name, rest, err));
     return EXIT_INTERNAL;
   }
+}
+
+/** `<command> --help`: its usage, and for a command that explains its options, what it does and each option on a line of its own. */
+function commandHelp(command: CliCommand): string {
+  if (!command.options?.length) return `usage: ${command.usage}\n`;
+  // The options are explained below: the usage line names them once, as [options].
+  const width = Math.max(...command.options.map((o) => o.option.length));
+  const lines = [`usage: ${command.usage.split(' [')[0]} [options]`, '', command.summary, '', 'options:', ...command.options.map((o) => `  ${o.option.padEnd(width)}  ${o.says}`)];
+  return `${lines.join('\n')}\n`;
 }

@@ -33,12 +33,12 @@ test('in a config: one diagnostic that names the missing operand', () => {
   assert.deepEqual(messages, ['Invalid expression syntax: Invalid left operand (`=~` has no right operand: the expression ends after it)']);
 });
 
-test('one YAML syntax message per place: an unclosed flow collection is reported once', () => {
+test('one YAML syntax message per mistake: an unclosed flow collection is reported once, at the bracket left open', () => {
   // The yaml library reports this three times at line 2, column 1 (map, sequence, map still open).
   const parsed = parseYaml('ci_access: {projects: [{id: a,\n');
   const syntax = parsed.diagnostics.filter((d) => d.code === 'yaml.syntax');
   assert.deepEqual(
-    syntax.map((d) => [d.range.start.line, d.message]),
-    [[1, 'Flow map in block collection must be sufficiently indented and end with a }']],
+    syntax.map((d) => [d.range.start.line, d.range.start.character, d.message]),
+    [[0, 23, 'This "{" is never closed: add the "}" where it ends, or quote the value if the "{" belongs to it.']],
   );
 });

@@ -5,8 +5,8 @@ import { BatchFiles, type ListedFiles } from '../batchFiles';
 import { FAIL_ON_USAGE, failOnFromArg, failsRun } from '../failOn';
 import type { CliCommand, CliIo } from '../io';
 import { parseArgs, UsageError } from '../args';
-import { PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
-import { isReportFormat, renderReport, REPORT_FORMATS, type FileReport } from '../reports';
+import { PROJECT_SETTING_HELP, PROJECT_SETTING_OPTIONS, PROJECT_SETTING_USAGE, projectSettingsFromArgs, settingsForFile } from '../projectSettings';
+import { isReportFormat, renderReport, reportSummary, REPORT_FORMATS, type FileReport } from '../reports';
 import { workingOn } from '../run';
 import { AGENTCFG_VERSION } from '../version';
 
@@ -21,6 +21,12 @@ export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check agent configurations and environment templates.',
   usage: USAGE,
+  options: [
+    { option: '<paths...>', says: 'files, or directories searched for .gitlab/agents/*/config.yaml and environment templates' },
+    { option: `--format ${REPORT_FORMATS.join('|')}`, says: 'text for people (default), json for scripts, sarif for code scanning, codequality for GitLab merge requests' },
+    { option: '--fail-on error|warning', says: 'exit 1 on errors (default), or on warnings too' },
+    ...PROJECT_SETTING_HELP,
+  ],
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['format', 'fail-on', ...PROJECT_SETTING_OPTIONS.values], flags: [...PROJECT_SETTING_OPTIONS.flags] });
     const format = args.values.format ?? 'text';
@@ -33,6 +39,8 @@ export const validateCommand: CliCommand = {
     const results = await validateFiles(files, listed, settings, io);
 
     io.out(renderReport(format, results, { toolVersion: AGENTCFG_VERSION }));
+    const summary = reportSummary(format, results);
+    if (summary) io.err(`\n${summary}\n`);
     return failsRun(results, failOn) ? 1 : 0;
   },
 };

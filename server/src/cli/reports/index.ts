@@ -8,7 +8,7 @@ import { renderCodeQuality } from './codeQuality';
 import type { FileReport, ReportContext } from './fileReport';
 import { renderJson } from './json';
 import { renderSarif } from './sarif';
-import { renderText } from './text';
+import { renderText, textSummary } from './text';
 
 export type { FileReport, ReportContext } from './fileReport';
 
@@ -35,4 +35,9 @@ export function renderReport(format: ReportFormat, results: readonly FileReport[
     case 'codequality':
       return renderCodeQuality(shown());
   }
+}
+
+/** The summary a text report ends with, on stderr (stdout keeps one `file:line:col:` line per problem, for scripts and problem matchers); null for other formats and when there is no problem. */
+export function reportSummary(format: ReportFormat, results: readonly FileReport[]): string | null {
+  return format === 'text' ? textSummary(results.map((r) => ({ ...r, diagnostics: shownDiagnostics(r.diagnostics) }))) : null;
 }
