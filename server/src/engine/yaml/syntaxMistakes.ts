@@ -13,9 +13,10 @@ export interface SyntaxMistake {
 const MAX_MISTAKES = 20;
 /**
  * Characters re-read in all, at most, to tell mistakes from their consequences: every mistake of a
- * small file, a few of a big one, so a keystroke in a broken file stays cheap.
+ * small file, a few of a big one, so that a keystroke in a broken file (or a file of garbage, where
+ * every read meets thousands of errors) stays within a few reads of the text.
  */
-const REREAD_BUDGET = 1024 * 1024;
+const REREAD_BUDGET = 256 * 1024;
 
 /**
  * One diagnostic per mistake. After a mistake the library often reports every token it can no
@@ -37,7 +38,8 @@ export function syntaxMistakes(text: string, docs: readonly Document.Parsed[], o
   for (;;) {
     const first = causeOf(errors[0]!, patched);
     mistakes.push({ start: first.start, end: first.end, message: first.message ?? plainMessage(first.error, text, first.start) });
-    if (errors.length === 1 || mistakes.length === MAX_MISTAKES || budget < patched.length) return mistakes;
+    // One re-read is always allowed: a big file's second mistake is found too.
+    if (errors.length === 1 || mistakes.length === MAX_MISTAKES || (mistakes.length > 1 && budget < patched.length)) return mistakes;
     budget -= patched.length;
     patched = blankedFrom(patched, first.start);
     const composed = composeYaml(patched, options);
