@@ -66,7 +66,8 @@ describe('YAML nested past the bound: one diagnostic where it goes past, nothing
     const result = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'validate', file], { encoding: 'utf8' });
     assert.equal(result.signal, null);
     assert.equal(result.status, 1, result.stderr.slice(0, 500));
-    assert.equal(result.stderr, '');
+    // Nothing on stderr but the report's summary: no crash, no stack.
+    assert.equal(result.stderr, '\n✖ 1 problem (1 error) in 1 file\n');
     assert.match(result.stdout, new RegExp(`default\\.yaml:1:${MAX_YAML_DEPTH + 1}: error: .*\\[yaml\\.tooDeep\\]`));
   });
 });
